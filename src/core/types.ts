@@ -1,0 +1,26 @@
+/** One verse as read from a USFX source file. */
+export interface Verse {
+  /** Source file name (basename, e.g. "por-blivre.usfx.xml"): part of the verse's identity. */
+  source: string;
+  /** Book code exactly as in the file (`GEN`…`REV`, `TOB`, `FRT`…). */
+  book: string;
+  /** Book name as given by the file (`<h>`, else `<toc level="2">`/`level="1"`, else the code). */
+  bookName: string;
+  /** True for the 66 books of the Protestant canon, false for deuterocanon, front matter, glossary. */
+  canonical: boolean;
+  chapter: number;
+  /** First verse number (for a bridge `15-16`, 15). */
+  verse: number;
+  /** Last verse number (equals `verse` unless the verse is a bridge). */
+  verseEnd: number;
+  /** Plain text: notes, cross references, headings removed; whitespace normalised. */
+  text: string;
+}
+
+/** The identity used for fusion and storage: translation file, book, chapter, verse. */
+export interface VerseCoordinate {
+  source: string;
+  book: string;
+  chapter: number;
+  verse: number;
+}
