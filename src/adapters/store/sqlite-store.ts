@@ -1,0 +1,311 @@
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Verse } from "../../core/types.js";
+
+/**
+ * The embedded index: one SQLite file under DATA_DIR holding verses, their context
+ * windows, the analysed terms the BM25 index is built from, vectors, the trained dense
+ * model and a manifest. WAL mode and small transactions: a `kill -9` loses at most the
+ * batch in flight, and a restart resumes where the last committed batch ended.
+ */
+export const SCHEMA_VERSION = 1;
+
+export interface StoredVerse extends Verse {
+  id: number;
+  /** Position of the verse inside its source file (0-based). */
+  ord: number;
+  contextBefore: string;
+  contextAfter: string;
+}
+
+export interface SourceRecord {
+  file: string;
+  sha256: string;
+  verseCount: number;
+  status: "partial" | "complete";
+  indexedAt: string | null;
+}
+
+export interface VerseInsert {
+  verse: Verse;
+  ord: number;
+  contextBefore: string;
+  contextAfter: string;
+  terms: string;
+}
+
+interface VerseRow {
+  id: number;
+  source: string;
+  ord: number;
+  book: string;
+  book_name: string;
+  canonical: number;
+  chapter: number;
+  verse: number;
+  verse_end: number;
+  text: string;
+  context_before: string;
+  context_after: string;
+}
+
+export class SqliteStore {
+  readonly db: Database.Database;
+
+  private constructor(readonly file: string) {
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    this.migrate();
+  }
+
+  static open(dataDir: string, fileName = "pastor.sqlite"): SqliteStore {
+    mkdirSync(dataDir, { recursive: true });
+    return new SqliteStore(path.join(dataDir, fileName));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private migrate(): void {
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS sources (
+        file TEXT PRIMARY KEY,
+        sha256 TEXT NOT NULL,
+        verse_count INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
+        indexed_at TEXT
+      );
+      CREATE TABLE IF NOT EXISTS verses (
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL REFERENCES sources(file) ON DELETE CASCADE,
+        ord INTEGER NOT NULL,
+        book TEXT NOT NULL,
+        book_name TEXT NOT NULL,
+        canonical INTEGER NOT NULL,
+        chapter INTEGER NOT NULL,
+        verse INTEGER NOT NULL,
+        verse_end INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        context_before TEXT NOT NULL,
+        context_after TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        UNIQUE (source, book, chapter, verse),
+        UNIQUE (source, ord)
+      );
+      CREATE TABLE IF NOT EXISTS vectors (
+        verse_id INTEGER PRIMARY KEY REFERENCES verses(id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
+      CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
+    `);
+    const version = this.getManifest("schema_version");
+    if (version === undefined) this.setManifest("schema_version", String(SCHEMA_VERSION));
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  getManifest(key: string): string | undefined {
+    const row = this.db.prepare("SELECT value FROM manifest WHERE key = ?").get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  setManifest(key: string, value: string): void {
+    this.db.prepare("INSERT INTO manifest (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  listSources(): SourceRecord[] {
+    const rows = this.db.prepare("SELECT file, sha256, verse_count, status, indexed_at FROM sources ORDER BY file").all() as {
+      file: string;
+      sha256: string;
+      verse_count: number;
+      status: "partial" | "complete";
+      indexed_at: string | null;
+    }[];
+    return rows.map((row) => ({
+      file: row.file,
+      sha256: row.sha256,
+      verseCount: row.verse_count,
+      status: row.status,
+      indexedAt: row.indexed_at,
+    }));
+  }
+
+  /** Starts (or restarts) a source: drops whatever it had and records it as partial. */
+  beginSource(file: string, sha256: string): void {
+    this.transaction(() => {
+      this.db.prepare("DELETE FROM sources WHERE file = ?").run(file);
+      this.db.prepare("INSERT INTO sources (file, sha256, verse_count, status) VALUES (?, ?, 0, 'partial')").run(file, sha256);
+    });
+  }
+
+  completeSource(file: string): void {
+    this.db
+      .prepare(
+        "UPDATE sources SET status = 'complete', indexed_at = ?, verse_count = (SELECT COUNT(*) FROM verses WHERE source = ?) WHERE file = ?",
+      )
+      .run(new Date().toISOString(), file, file);
+  }
+
+  removeSource(file: string): number {
+    return this.transaction(() => {
+      const removed = this.db.prepare("DELETE FROM verses WHERE source = ?").run(file).changes;
+      this.db.prepare("DELETE FROM sources WHERE file = ?").run(file);
+      return removed;
+    });
+  }
+
+  /** Verses of a source already committed (a resumed run continues from this ord). */
+  committedVerseCount(file: string): number {
+    const row = this.db.prepare("SELECT COUNT(*) AS n FROM verses WHERE source = ?").get(file) as { n: number };
+    return row.n;
+  }
+
+  /** Inserts one batch in one transaction. */
+  insertVerses(batch: readonly VerseInsert[]): void {
+    const insert = this.db.prepare(`
+      INSERT INTO verses (source, ord, book, book_name, canonical, chapter, verse, verse_end, text, context_before, context_after, terms)
+      VALUES (@source, @ord, @book, @bookName, @canonical, @chapter, @verse, @verseEnd, @text, @contextBefore, @contextAfter, @terms)`);
+    this.transaction(() => {
+      for (const row of batch) {
+        insert.run({
+          source: row.verse.source,
+          ord: row.ord,
+          book: row.verse.book,
+          bookName: row.verse.bookName,
+          canonical: row.verse.canonical ? 1 : 0,
+          chapter: row.verse.chapter,
+          verse: row.verse.verse,
+          verseEnd: row.verse.verseEnd,
+          text: row.verse.text,
+          contextBefore: row.contextBefore,
+          contextAfter: row.contextAfter,
+          terms: row.terms,
+        });
+      }
+    });
+  }
+
+  verseCount(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM verses").get() as { n: number }).n;
+  }
+
+  /** Every verse, in a stable order (source, then position in the file). */
+  loadVerses(): StoredVerse[] {
+    const rows = this.db
+      .prepare(
+        "SELECT id, source, ord, book, book_name, canonical, chapter, verse, verse_end, text, context_before, context_after FROM verses ORDER BY source, ord",
+      )
+      .all() as VerseRow[];
+    return rows.map(toStoredVerse);
+  }
+
+  /** Analysed terms per verse id (space-separated, as written by the analyzer in the manifest). */
+  loadTerms(): Map<number, string> {
+    const terms = new Map<number, string>();
+    for (const row of this.db.prepare("SELECT id, terms FROM verses").iterate() as IterableIterator<{ id: number; terms: string }>) {
+      terms.set(row.id, row.terms);
+    }
+    return terms;
+  }
+
+  /** Rewrites the analysed terms of every verse (after an analyzer change), in batches. */
+  rewriteTerms(analyzeText: (text: string) => string, batchSize: number): number {
+    const ids = this.db.prepare("SELECT id, text FROM verses ORDER BY id").all() as { id: number; text: string }[];
+    const update = this.db.prepare("UPDATE verses SET terms = ? WHERE id = ?");
+    for (let start = 0; start < ids.length; start += batchSize) {
+      this.transaction(() => {
+        for (const row of ids.slice(start, start + batchSize)) update.run(analyzeText(row.text), row.id);
+      });
+    }
+    return ids.length;
+  }
+
+  /** Rewrites the context windows of one source's verses (after CONTEXT_WINDOW changes). */
+  updateContexts(rows: readonly { id: number; contextBefore: string; contextAfter: string }[]): void {
+    const update = this.db.prepare("UPDATE verses SET context_before = ?, context_after = ? WHERE id = ?");
+    this.transaction(() => {
+      for (const row of rows) update.run(row.contextBefore, row.contextAfter, row.id);
+    });
+  }
+
+  // --- dense side -------------------------------------------------------------------
+
+  saveModel(id: string, data: Buffer): void {
+    this.transaction(() => {
+      this.db.prepare("DELETE FROM models WHERE id <> ?").run(id);
+      this.db
+        .prepare("INSERT INTO models (id, data, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data")
+        .run(id, data, new Date().toISOString());
+    });
+  }
+
+  loadModel(id: string): Buffer | undefined {
+    const row = this.db.prepare("SELECT data FROM models WHERE id = ?").get(id) as { data: Buffer } | undefined;
+    return row?.data;
+  }
+
+  /** Ids of non-empty verses that have no vector for `model` yet, in order. */
+  versesMissingVectors(model: string): { id: number; text: string; contextBefore: string; contextAfter: string }[] {
+    return this.db
+      .prepare(
+        `SELECT v.id, v.text, v.context_before AS contextBefore, v.context_after AS contextAfter FROM verses v
+         LEFT JOIN vectors x ON x.verse_id = v.id AND x.model = ?
+         WHERE x.verse_id IS NULL AND v.text <> '' ORDER BY v.source, v.ord`,
+      )
+      .all(model) as { id: number; text: string; contextBefore: string; contextAfter: string }[];
+  }
+
+  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): void {
+    const upsert = this.db.prepare(
+      "INSERT INTO vectors (verse_id, model, vector) VALUES (?, ?, ?) ON CONFLICT(verse_id) DO UPDATE SET model = excluded.model, vector = excluded.vector",
+    );
+    this.transaction(() => {
+      for (const row of rows) upsert.run(row.id, model, Buffer.from(row.vector.buffer, row.vector.byteOffset, row.vector.byteLength));
+    });
+  }
+
+  /** Vectors of `model`, keyed by verse id. */
+  loadVectors(model: string): Map<number, Float32Array> {
+    const vectors = new Map<number, Float32Array>();
+    const rows = this.db.prepare("SELECT verse_id, vector FROM vectors WHERE model = ?").iterate(model) as IterableIterator<{
+      verse_id: number;
+      vector: Buffer;
+    }>;
+    for (const row of rows) {
+      const copy = new Float32Array(row.vector.byteLength / 4);
+      new Uint8Array(copy.buffer).set(row.vector);
+      vectors.set(row.verse_id, copy);
+    }
+    return vectors;
+  }
+
+  vectorCount(model: string): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM vectors WHERE model = ?").get(model) as { n: number }).n;
+  }
+}
+
+function toStoredVerse(row: VerseRow): StoredVerse {
+  return {
+    id: row.id,
+    source: row.source,
+    ord: row.ord,
+    book: row.book,
+    bookName: row.book_name,
+    canonical: row.canonical === 1,
+    chapter: row.chapter,
+    verse: row.verse,
+    verseEnd: row.verse_end,
+    text: row.text,
+    contextBefore: row.context_before,
+    contextAfter: row.context_after,
+  };
+}

@@ -1,0 +1,81 @@
+import { createHash } from "node:crypto";
+import type { SqliteStore } from "../adapters/store/sqlite-store.js";
+import type { Embedder } from "../core/embedding/embedder.js";
+import { createLsaEmbedder, deserializeLsa, trainLsa } from "../core/embedding/lsa.js";
+
+/**
+ * Chooses the dense side from EMBEDDING_MODEL:
+ * - "lsa" (default): Latent Semantic Analysis learned from this corpus's context windows at
+ *   index time, persisted in the store; retrained only when the corpus or window changes.
+ * - "none" / "off": no dense side; search is lexical and says so.
+ * - anything else: a transformers.js model id (downloaded on a machine with internet) or a
+ *   local folder.
+ */
+export type DenseChoice = { kind: "lsa" } | { kind: "none"; reason: string } | { kind: "transformers"; model: string };
+
+export function parseDenseChoice(embeddingModel: string): DenseChoice {
+  const value = embeddingModel.trim();
+  if (value === "" || value.toLowerCase() === "lsa") return { kind: "lsa" };
+  if (["none", "off", "false", "0"].includes(value.toLowerCase())) {
+    return { kind: "none", reason: "EMBEDDING_MODEL=none: o lado denso foi desligado na configuração" };
+  }
+  return { kind: "transformers", model: value };
+}
+
+export interface DenseContext {
+  store: SqliteStore;
+  /** Fingerprint of everything the corpus-trained model depends on (sources, window). */
+  corpusFingerprint: string;
+  onTraining?: (phase: "start" | "done", detail: { documents: number; ms?: number }) => void;
+}
+
+/** Loads the dense embedder for a choice, training and persisting the LSA model if needed. */
+export async function prepareEmbedder(choice: DenseChoice, context: DenseContext): Promise<Embedder | undefined> {
+  switch (choice.kind) {
+    case "none":
+      return undefined;
+    case "transformers": {
+      const { createTransformersEmbedder } = await import("../adapters/embedders/transformers.js");
+      return createTransformersEmbedder({ model: choice.model });
+    }
+    case "lsa":
+      return prepareLsa(context);
+  }
+}
+
+/** Loads the stored LSA model for the current corpus without training (for serving). */
+export function loadStoredLsa(store: SqliteStore, corpusFingerprint: string): Embedder | undefined {
+  const data = store.loadModel(lsaModelKey(corpusFingerprint));
+  return data ? createLsaEmbedder(deserializeLsa(data)) : undefined;
+}
+
+function lsaModelKey(corpusFingerprint: string): string {
+  return `lsa-for:${corpusFingerprint}`;
+}
+
+async function prepareLsa({ store, corpusFingerprint, onTraining }: DenseContext): Promise<Embedder | undefined> {
+  const stored = loadStoredLsa(store, corpusFingerprint);
+  if (stored) return stored;
+  const documents = store
+    .loadVerses()
+    .filter((verse) => verse.text !== "")
+    .map((verse) => joinWindow(verse.contextBefore, verse.text, verse.contextAfter));
+  if (documents.length === 0) return undefined;
+  onTraining?.("start", { documents: documents.length });
+  const started = performance.now();
+  const model = trainLsa(documents);
+  store.saveModel(lsaModelKey(corpusFingerprint), model.serialize());
+  onTraining?.("done", { documents: documents.length, ms: performance.now() - started });
+  return createLsaEmbedder(model);
+}
+
+/** The text the dense side sees for a verse: the verse with its context window. */
+export function joinWindow(before: string, text: string, after: string): string {
+  return [before, text, after].filter((part) => part !== "").join(" ");
+}
+
+export function fingerprint(parts: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part).update("\u0000");
+  return hash.digest("hex").slice(0, 16);
+}

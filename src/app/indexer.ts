@@ -1,0 +1,227 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import type { SqliteStore, VerseInsert } from "../adapters/store/sqlite-store.js";
+import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
+import { buildContextWindows } from "../core/corpus/context.js";
+import { loadUsfxFile, usfxSourceName, UsfxError } from "../core/corpus/usfx.js";
+import type { Embedder } from "../core/embedding/embedder.js";
+import { fingerprint, joinWindow, prepareEmbedder, type DenseChoice } from "./dense.js";
+
+export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
+
+export interface IndexProgress {
+  phase: IndexPhase;
+  /** Verses done / total in the current phase (lexical: verses written; dense: vectors). */
+  done: number;
+  total: number;
+  source?: string;
+}
+
+export interface IndexOptions {
+  store: SqliteStore;
+  corpusDir: string;
+  contextWindow: number;
+  batchSize: number;
+  dense: DenseChoice;
+  onProgress?: (progress: IndexProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface SourceSummary {
+  file: string;
+  sha256: string;
+  verses: number;
+  action: "unchanged" | "indexed" | "resumed" | "failed";
+}
+
+export interface IndexSummary {
+  sources: SourceSummary[];
+  removedSources: string[];
+  versesIndexed: number;
+  versesTotal: number;
+  termsRewritten: number;
+  vectorsComputed: number;
+  embedder: string | null;
+  errors: { file: string; code: string; message: string }[];
+  ms: number;
+}
+
+const CORPUS_FILE = /\.xml(\.gz)?$/i;
+
+export async function listCorpusFiles(corpusDir: string): Promise<string[]> {
+  const entries = await readdir(corpusDir, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && CORPUS_FILE.test(entry.name))
+    .map((entry) => path.join(corpusDir, entry.name))
+    .sort();
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * Brings the store in line with CORPUS_DIR. Incremental: an unchanged source costs a hash;
+ * a changed source is re-indexed alone; a removed source's verses go; a source interrupted
+ * mid-way resumes from its last committed batch; an analyzer change rewrites only the
+ * lexical terms; a model or window change recomputes only vectors (and windows). A source
+ * that fails to parse is reported and leaves what was indexed before untouched.
+ */
+export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const { store, onProgress } = options;
+  const summary: IndexSummary = {
+    sources: [],
+    removedSources: [],
+    versesIndexed: 0,
+    versesTotal: 0,
+    termsRewritten: 0,
+    vectorsComputed: 0,
+    embedder: null,
+    errors: [],
+    ms: 0,
+  };
+  onProgress?.({ phase: "scanning", done: 0, total: 0 });
+
+  const files = await listCorpusFiles(options.corpusDir);
+  const hashes = new Map<string, { file: string; sha256: string }>();
+  for (const file of files) hashes.set(usfxSourceName(file), { file, sha256: await sha256File(file) });
+
+  const known = new Map(store.listSources().map((source) => [source.file, source]));
+  for (const name of known.keys()) {
+    if (!hashes.has(name)) {
+      store.removeSource(name);
+      summary.removedSources.push(name);
+    }
+  }
+
+  if (store.getManifest("analyzer_version") !== ANALYZER_VERSION) {
+    if (store.verseCount() > 0) summary.termsRewritten = store.rewriteTerms((text) => analyze(text).join(" "), options.batchSize);
+    store.setManifest("analyzer_version", ANALYZER_VERSION);
+  }
+  const windowChanged = store.getManifest("context_window") !== String(options.contextWindow);
+
+  for (const [name, { file, sha256 }] of hashes) {
+    options.signal?.throwIfAborted();
+    const record = known.get(name);
+    if (record && record.sha256 === sha256 && record.status === "complete") {
+      if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
+      summary.sources.push({ file: name, sha256, verses: record.verseCount, action: "unchanged" });
+      continue;
+    }
+    try {
+      const outcome = await indexSource(name, file, sha256, record?.sha256 === sha256 ? "resume" : "fresh", options, (done, total) =>
+        onProgress?.({ phase: "lexical", done, total, source: name }),
+      );
+      summary.versesIndexed += outcome.written;
+      summary.sources.push({ file: name, sha256, verses: outcome.total, action: outcome.resumed ? "resumed" : "indexed" });
+    } catch (error) {
+      if (error instanceof UsfxError) {
+        summary.errors.push({ file: name, code: error.code, message: error.message });
+        summary.sources.push({ file: name, sha256, verses: record?.verseCount ?? 0, action: "failed" });
+        continue;
+      }
+      throw error;
+    }
+  }
+  store.setManifest("context_window", String(options.contextWindow));
+  summary.versesTotal = store.verseCount();
+
+  const corpusFingerprint = fingerprint([
+    ...store.listSources().map((source) => `${source.file}:${source.sha256}:${source.status}`),
+    `window=${options.contextWindow}`,
+  ]);
+  store.setManifest("corpus_fingerprint", corpusFingerprint);
+  const embedder = await prepareEmbedder(options.dense, {
+    store,
+    corpusFingerprint,
+    onTraining: (phase, detail) => onProgress?.({ phase: "training", done: phase === "done" ? 1 : 0, total: 1, ...detail }),
+  });
+  if (embedder) {
+    summary.embedder = embedder.id;
+    summary.vectorsComputed = await embedMissing(store, embedder, options);
+    store.setManifest("embedder", embedder.id);
+  } else {
+    store.setManifest("embedder", "");
+  }
+  onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
+  summary.ms = Math.round(performance.now() - started);
+  return summary;
+}
+
+async function indexSource(
+  name: string,
+  file: string,
+  sha256: string,
+  mode: "resume" | "fresh",
+  options: IndexOptions,
+  progress: (done: number, total: number) => void,
+): Promise<{ written: number; total: number; resumed: boolean }> {
+  const { store, batchSize } = options;
+  // Parse before touching the store: a file that fails to parse leaves the old index intact.
+  const verses = await loadUsfxFile(file);
+  const windows = buildContextWindows(verses, options.contextWindow);
+  let from = 0;
+  if (mode === "resume") from = store.committedVerseCount(name);
+  else store.beginSource(name, sha256);
+  const resumed = from > 0;
+  progress(from, verses.length);
+  for (let start = from; start < windows.length; start += batchSize) {
+    options.signal?.throwIfAborted();
+    const batch: VerseInsert[] = windows.slice(start, start + batchSize).map((entry, offset) => ({
+      verse: { ...entry, source: name },
+      ord: start + offset,
+      contextBefore: entry.contextBefore,
+      contextAfter: entry.contextAfter,
+      terms: analyze(entry.text).join(" "),
+    }));
+    store.insertVerses(batch);
+    progress(Math.min(start + batchSize, windows.length), windows.length);
+    await yieldToEventLoop();
+  }
+  store.completeSource(name);
+  return { written: windows.length - from, total: windows.length, resumed };
+}
+
+async function rewriteWindows(store: SqliteStore, name: string, file: string, contextWindow: number): Promise<void> {
+  const verses = await loadUsfxFile(file);
+  const windows = buildContextWindows(verses, contextWindow);
+  const ids = new Map(store.loadVerses().filter((v) => v.source === name).map((v) => [v.ord, v.id]));
+  store.updateContexts(
+    windows.flatMap((entry, ord) => {
+      const id = ids.get(ord);
+      return id === undefined ? [] : [{ id, contextBefore: entry.contextBefore, contextAfter: entry.contextAfter }];
+    }),
+  );
+}
+
+async function embedMissing(store: SqliteStore, embedder: Embedder, options: IndexOptions): Promise<number> {
+  const missing = store.versesMissingVectors(embedder.id);
+  const total = store.vectorCount(embedder.id) + missing.length;
+  let done = total - missing.length;
+  options.onProgress?.({ phase: "dense", done, total });
+  for (let start = 0; start < missing.length; start += options.batchSize) {
+    options.signal?.throwIfAborted();
+    const batch = missing.slice(start, start + options.batchSize);
+    const vectors = await embedder.embed(
+      batch.map((row) => joinWindow(row.contextBefore, row.text, row.contextAfter)),
+      "document",
+    );
+    store.saveVectors(
+      embedder.id,
+      batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),
+    );
+    done += batch.length;
+    options.onProgress?.({ phase: "dense", done, total });
+    await yieldToEventLoop();
+  }
+  return missing.length;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

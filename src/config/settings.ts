@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/**
+ * Every setting the app reads from the environment, validated once at start. A bad value
+ * (TOP_K=abc) stops the start with a Portuguese message naming the variable.
+ */
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", "sim", "nao", "não"])
+    .default(fallback ? "true" : "false")
+    .transform((value) => ["true", "1", "yes", "sim"].includes(value));
+
+export const settingsSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  DATA_DIR: z.string().min(1).default("./data"),
+  CORPUS_DIR: z.string().min(1).default("./corpus"),
+  EMBEDDING_MODEL: z.string().default("lsa"),
+  TOP_K: positiveInt(6),
+  CANDIDATE_MULTIPLIER: positiveInt(4),
+  MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.05),
+  MAX_KEYWORD_ONLY: nonNegativeInt(2),
+  CONTEXT_WINDOW: nonNegativeInt(2),
+  INDEX_BATCH_SIZE: positiveInt(512),
+  AUTO_INDEX: booleanFlag(true),
+  REINDEX_TOKEN: z.string().optional(),
+  CORS_ORIGINS: z.string().default(""),
+  LLM_PROVIDER: z.enum(["stub", "ollama", "openai", "groq", "anthropic"]).default("stub"),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export class SettingsError extends Error {
+  readonly code = "invalid_setting";
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Configuração inválida: ${variable} ${detail}`);
+    this.name = "SettingsError";
+  }
+}
+
+export function readSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = settingsSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const variable = String(issue.path[0] ?? "?");
+  throw new SettingsError(variable, `= ${JSON.stringify(env[variable])}: ${describeIssue(issue)}`);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "int" ? "deve ser um número inteiro" : "deve ser um número";
+    case "too_small":
+      return `deve ser no mínimo ${String(issue.minimum)}`;
+    case "too_big":
+      return `deve ser no máximo ${String(issue.maximum)}`;
+    case "invalid_value":
+      return `deve ser um destes valores: ${issue.values.map(String).join(", ")}`;
+    default:
+      return "valor não aceito";
+  }
+}
