@@ -1,0 +1,85 @@
+/**
+ * Context windows: each verse together with the text of its neighbours, for indexing and
+ * embedding a verse "in context" while keeping the verse's own text apart.
+ */
+import type { Verse } from "../types.js";
+
+/** A verse with its context window. `text` is still the verse alone. */
+export interface VerseWithContext extends Verse {
+  /** Up to `windowSize` preceding non-empty verses of the same source and book, space-joined. */
+  contextBefore: string;
+  /** Up to `windowSize` following non-empty verses of the same source and book, space-joined. */
+  contextAfter: string;
+  /** `contextBefore`, `text` and `contextAfter` joined by single spaces (empty parts skipped). */
+  window: string;
+}
+
+function joinNonEmpty(parts: readonly string[]): string {
+  let out = "";
+  for (const part of parts) {
+    if (part === "") continue;
+    out = out === "" ? part : `${out} ${part}`;
+  }
+  return out;
+}
+
+/**
+ * Gives every verse `windowSize` neighbours on each side, taken from the same source and the
+ * same book (a run of consecutive verses with equal `source` and `book`), crossing chapter
+ * boundaries but never book or source boundaries. Empty verses (`text === ""`) are never used
+ * as neighbours, but they still get a window of their own, so the result has exactly one entry
+ * per input verse, in the same order.
+ *
+ * Pure; linear in the number of verses for a given window size (each entry joins at most
+ * `2 * windowSize + 1` texts).
+ *
+ * @throws {RangeError} when `windowSize` is not a non-negative integer.
+ */
+export function buildContextWindows(
+  verses: readonly Verse[],
+  windowSize: number,
+): VerseWithContext[] {
+  if (!Number.isSafeInteger(windowSize) || windowSize < 0) {
+    throw new RangeError(
+      `tamanho de janela de contexto inválido: ${String(windowSize)} (use um inteiro >= 0)`,
+    );
+  }
+  const result: VerseWithContext[] = new Array<VerseWithContext>(verses.length);
+  let start = 0;
+  while (start < verses.length) {
+    const first = verses[start]!;
+    let end = start + 1;
+    while (end < verses.length) {
+      const next = verses[end]!;
+      if (next.source !== first.source || next.book !== first.book) break;
+      end++;
+    }
+
+    // Non-empty texts of the run, and for each verse how many of them precede it.
+    const texts: string[] = [];
+    const precedingNonEmpty = new Int32Array(end - start);
+    for (let i = start; i < end; i++) {
+      precedingNonEmpty[i - start] = texts.length;
+      const text = verses[i]!.text;
+      if (text !== "") texts.push(text);
+    }
+
+    for (let i = start; i < end; i++) {
+      const verse = verses[i]!;
+      const before = precedingNonEmpty[i - start]!;
+      const afterFrom = verse.text === "" ? before : before + 1;
+      const contextBefore =
+        windowSize === 0 ? "" : texts.slice(Math.max(0, before - windowSize), before).join(" ");
+      const contextAfter =
+        windowSize === 0 ? "" : texts.slice(afterFrom, afterFrom + windowSize).join(" ");
+      result[i] = {
+        ...verse,
+        contextBefore,
+        contextAfter,
+        window: joinNonEmpty([contextBefore, verse.text, contextAfter]),
+      };
+    }
+    start = end;
+  }
+  return result;
+}
