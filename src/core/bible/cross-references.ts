@@ -1,0 +1,578 @@
+/**
+ * OpenBible.info cross references ("veja também" links between verses), as a compact index.
+ *
+ * Data: resources/openbible/cross-references.tsv.gz, derived from OpenBible.info's
+ * `cross_references.txt` (CC BY, www.openbible.info; see resources/openbible/README.md and
+ * scripts/build-resources.ts). Credit "OpenBible.info" wherever these links are shown.
+ *
+ * Memory: the ~341k links are held in typed arrays (10 bytes a link, CSR layout by source
+ * verse), not as objects; `CrossReference` objects are only built for the links a caller asks
+ * for.
+ *
+ * Verse keys: `bookIndex * 1_000_000 + chapter * 1000 + verse`, where bookIndex is the canonical
+ * position (0 = GEN … 65 = REV, see osis.ts). Chapters ≤ 150 and verses ≤ 176 fit.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { findProjectRoot } from "../../project-root.js";
+import { OSIS_BOOKS, USFX_BOOKS, bookIndexOf } from "./osis.js";
+
+/** A link target: a verse (`endChapter === chapter && endVerse === verse`) or a range. */
+export interface CrossReference {
+  /** USFX book code ("ROM"). */
+  book: string;
+  chapter: number;
+  verse: number;
+  endChapter: number;
+  endVerse: number;
+  /** OpenBible.info readers' votes (≥ 1 in the shipped data). */
+  votes: number;
+}
+
+/** Links with fewer votes are dropped by the parser (and absent from the shipped file). */
+export const DEFAULT_MIN_VOTES = 1;
+
+/** Path of the shipped file, relative to the project root. */
+export const CROSS_REFERENCES_FILE = "resources/openbible/cross-references.tsv.gz";
+
+const BOOK_FACTOR = 1_000_000;
+const CHAPTER_FACTOR = 1000;
+
+/** Integer key of a verse; `bookIndex` is 0 (GEN) … 65 (REV). */
+export function verseKey(bookIndex: number, chapter: number, verse: number): number {
+  return bookIndex * BOOK_FACTOR + chapter * CHAPTER_FACTOR + verse;
+}
+
+/** Inverse of {@link verseKey}. */
+export function decodeVerseKey(key: number): { bookIndex: number; chapter: number; verse: number } {
+  const bookIndex = Math.floor(key / BOOK_FACTOR);
+  const rest = key - bookIndex * BOOK_FACTOR;
+  const chapter = Math.floor(rest / CHAPTER_FACTOR);
+  return { bookIndex, chapter, verse: rest - chapter * CHAPTER_FACTOR };
+}
+
+/** Key of a verse given by book (USFX code or OSIS name), or -1 when the book is unknown. */
+function keyOf(book: string, chapter: number, verse: number): number {
+  const bookIndex = bookIndexOf(book);
+  if (bookIndex < 0 || !(chapter > 0 && chapter < CHAPTER_FACTOR) || !(verse > 0 && verse < CHAPTER_FACTOR)) return -1;
+  return verseKey(bookIndex, chapter, verse);
+}
+
+/** Column storage, one entry per link, grouped by source verse. */
+export interface CrossReferenceColumns {
+  /** Distinct source verse keys, ascending. */
+  sources: Int32Array;
+  /** Links of `sources[i]` are `offsets[i] … offsets[i + 1] - 1`; length `sources.length + 1`. */
+  offsets: Uint32Array;
+  /** Target range start / end verse keys (equal for a single verse). */
+  targetStart: Int32Array;
+  targetEnd: Int32Array;
+  votes: Int16Array;
+}
+
+/** Why rows were skipped by {@link parseCrossReferenceColumns}. */
+export interface CrossReferenceParseStats {
+  /** Links kept. */
+  kept: number;
+  /** Rows with votes below `minVotes`. */
+  lowVotes: number;
+  /** Rows whose target range spans two books (18 rows in the 2026-03-02 data, votes ≤ 12). */
+  crossBook: number;
+  /** Rows that could not be parsed (unknown book, bad numbers, range ending before it starts). */
+  malformed: number;
+}
+
+export class CrossReferenceIndex {
+  private readonly sources: Int32Array;
+  private readonly offsets: Uint32Array;
+  private readonly targetStart: Int32Array;
+  private readonly targetEnd: Int32Array;
+  private readonly votes: Int16Array;
+  private inbound: { chapterOffset: Int32Array; chapterLength: Int16Array; values: Float64Array } | undefined;
+  private inboundMax = 0;
+
+  constructor(columns: CrossReferenceColumns) {
+    this.sources = columns.sources;
+    this.offsets = columns.offsets;
+    this.targetStart = columns.targetStart;
+    this.targetEnd = columns.targetEnd;
+    this.votes = columns.votes;
+  }
+
+  /** Number of links. */
+  get size(): number {
+    return this.votes.length;
+  }
+
+  /** Number of distinct source verses. */
+  get sourceCount(): number {
+    return this.sources.length;
+  }
+
+  /** The column arrays (read-only by contract; used to serialise the index). */
+  get columns(): Readonly<CrossReferenceColumns> {
+    return {
+      sources: this.sources,
+      offsets: this.offsets,
+      targetStart: this.targetStart,
+      targetEnd: this.targetEnd,
+      votes: this.votes,
+    };
+  }
+
+  /**
+   * Links from one verse, most voted first (ties: canonical order of the target).
+   * `book` is a USFX code ("JHN") or an OSIS name ("John"). Empty for unknown verses.
+   */
+  linksFrom(book: string, chapter: number, verse: number): readonly CrossReference[] {
+    return this.strongest(book, chapter, verse, Number.POSITIVE_INFINITY);
+  }
+
+  /** The `limit` most voted links from one verse (see {@link linksFrom}). */
+  strongest(book: string, chapter: number, verse: number, limit: number): CrossReference[] {
+    const slot = this.findSource(keyOf(book, chapter, verse));
+    if (slot < 0) return [];
+    const begin = this.offsets[slot] ?? 0;
+    const end = Math.min(this.offsets[slot + 1] ?? begin, begin + Math.max(0, limit));
+    const links: CrossReference[] = [];
+    for (let i = begin; i < end; i++) links.push(this.materialize(i));
+    return links;
+  }
+
+  /**
+   * Prior "verses readers link to": the sum, over every link whose target contains this verse,
+   * of the link's votes divided by the number of verses in its target. A link to a single verse
+   * gives it all its votes; a link to a 4-verse passage gives each verse a quarter, so long
+   * passages do not inflate every verse in them. Ranges that cross a chapter boundary are
+   * measured with chapter lengths taken from the data itself (the highest verse number seen in
+   * any link for that chapter). 0 for verses no link points to, and for unknown books.
+   * Computed once, on first use, into a dense table (~31k verses, ~0.5 MB).
+   */
+  inboundVotes(book: string, chapter: number, verse: number): number {
+    const key = keyOf(book, chapter, verse);
+    if (key < 0) return 0;
+    const { chapterOffset, chapterLength, values } = this.inboundTable();
+    const chapterKey = Math.floor(key / CHAPTER_FACTOR);
+    if (verse > (chapterLength[chapterKey] ?? 0)) return 0;
+    return values[(chapterOffset[chapterKey] ?? 0) + verse - 1] ?? 0;
+  }
+
+  /** Highest {@link inboundVotes} of any verse (to normalise the prior into 0…1). */
+  get maxInboundVotes(): number {
+    this.inboundTable();
+    return this.inboundMax;
+  }
+
+  private materialize(i: number): CrossReference {
+    const start = decodeVerseKey(this.targetStart[i] ?? 0);
+    const end = decodeVerseKey(this.targetEnd[i] ?? 0);
+    return {
+      book: USFX_BOOKS[start.bookIndex] ?? "",
+      chapter: start.chapter,
+      verse: start.verse,
+      endChapter: end.chapter,
+      endVerse: end.verse,
+      votes: this.votes[i] ?? 0,
+    };
+  }
+
+  private findSource(key: number): number {
+    if (key < 0) return -1;
+    let lo = 0;
+    let hi = this.sources.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = this.sources[mid] ?? 0;
+      if (value === key) return mid;
+      if (value < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Inbound votes per verse, dense: `values[chapterOffset[chapterKey] + verse - 1]`. */
+  private inboundTable(): { chapterOffset: Int32Array; chapterLength: Int16Array; values: Float64Array } {
+    if (this.inbound) return this.inbound;
+    // Chapter lengths as seen in the data; chapter key = bookIndex * 1000 + chapter.
+    const chapters = 66 * CHAPTER_FACTOR;
+    const chapterLength = new Int16Array(chapters);
+    const see = (keys: Int32Array): void => {
+      for (const key of keys) {
+        const chapterKey = Math.floor(key / CHAPTER_FACTOR);
+        const verse = key - chapterKey * CHAPTER_FACTOR;
+        if ((chapterLength[chapterKey] ?? 0) < verse) chapterLength[chapterKey] = verse;
+      }
+    };
+    see(this.sources);
+    see(this.targetStart);
+    see(this.targetEnd);
+    const chapterOffset = new Int32Array(chapters);
+    let total = 0;
+    for (let c = 0; c < chapters; c++) {
+      chapterOffset[c] = total;
+      total += chapterLength[c] ?? 0;
+    }
+    const values = new Float64Array(total);
+
+    for (let i = 0; i < this.votes.length; i++) {
+      const start = this.targetStart[i] ?? 0;
+      const end = this.targetEnd[i] ?? 0;
+      const votes = this.votes[i] ?? 0;
+      const startChapter = Math.floor(start / CHAPTER_FACTOR);
+      const endChapter = Math.floor(end / CHAPTER_FACTOR);
+      const startVerse = start - startChapter * CHAPTER_FACTOR;
+      const endVerse = end - endChapter * CHAPTER_FACTOR;
+      if (startChapter === endChapter) {
+        const share = votes / (endVerse - startVerse + 1);
+        const base = (chapterOffset[startChapter] ?? 0) - 1;
+        for (let verse = startVerse; verse <= endVerse; verse++) values[base + verse] = (values[base + verse] ?? 0) + share;
+        continue;
+      }
+      // Cross-chapter range: its length with the observed chapter lengths.
+      let length = 0;
+      for (let c = startChapter; c <= endChapter; c++) {
+        const first = c === startChapter ? startVerse : 1;
+        const last = c === endChapter ? endVerse : (chapterLength[c] ?? 0);
+        length += Math.max(0, last - first + 1);
+      }
+      const share = votes / Math.max(1, length);
+      for (let c = startChapter; c <= endChapter; c++) {
+        const first = c === startChapter ? startVerse : 1;
+        const last = c === endChapter ? endVerse : (chapterLength[c] ?? 0);
+        const base = (chapterOffset[c] ?? 0) - 1;
+        for (let verse = first; verse <= last; verse++) values[base + verse] = (values[base + verse] ?? 0) + share;
+      }
+    }
+    let max = 0;
+    for (const value of values) if (value > max) max = value;
+    this.inbound = { chapterOffset, chapterLength, values };
+    this.inboundMax = max;
+    return this.inbound;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+const SPACE = 32;
+const DOT = 46;
+const COLON = 58;
+const HYPHEN = 45;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+
+/** Reads an unsigned integer in `text[from, to)`; NaN when empty or not all digits. */
+function readInt(text: string, from: number, to: number): number {
+  if (from >= to) return Number.NaN;
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) return Number.NaN;
+    value = value * 10 + (c - DIGIT_0);
+  }
+  return value;
+}
+
+/**
+ * Book names packed into a number (7 bits a character, up to 7 characters) → book index, so the
+ * parser looks books up without slicing strings (it runs ~680k times per load).
+ */
+const PACKED_BOOKS: ReadonlyMap<number, number> = (() => {
+  const packed = new Map<number, number>();
+  const add = (name: string, index: number): void => {
+    packed.set(packName(name, 0, name.length), index);
+  };
+  OSIS_BOOKS.forEach((osis, index) => {
+    add(osis, index);
+    add(osis.toUpperCase(), index);
+  });
+  USFX_BOOKS.forEach((usfx, index) => {
+    add(usfx, index);
+    add(usfx.toLowerCase(), index);
+  });
+  return packed;
+})();
+
+function packName(text: string, from: number, to: number): number {
+  if (to - from > 7) return -1;
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return -1;
+    value = value * 128 + c;
+  }
+  return value;
+}
+
+function bookAt(text: string, from: number, to: number): number {
+  return PACKED_BOOKS.get(packName(text, from, to)) ?? -1;
+}
+
+/** True when `text[a, a + length)` equals `text[b, b + length)`. */
+function sameSpan(text: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
+}
+
+/**
+ * Parses one verse reference in `text[from, to)`, in either form:
+ * - OSIS, as in OpenBible.info's file: `John.3.16`, `1John.4.9`;
+ * - compact, as in the shipped file: `JHN 3:16`.
+ * When `book`/`chapter` defaults are given (the end of a range), the short forms `3:17`
+ * (chapter:verse) and `17` (verse) are accepted too. Returns the verse key, or -1.
+ */
+function parseReference(text: string, from: number, to: number, defaultBook = -1, defaultChapter = -1): number {
+  let bookEnd = -1;
+  for (let i = from + 1; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === DOT) {
+      bookEnd = i;
+      break;
+    }
+  }
+  let bookIndex = defaultBook;
+  let rest = from;
+  if (bookEnd >= 0) {
+    bookIndex = bookAt(text, from, bookEnd);
+    rest = bookEnd + 1;
+  }
+  if (bookIndex < 0) return -1;
+  let separator = -1;
+  for (let i = rest; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === DOT || c === COLON) {
+      separator = i;
+      break;
+    }
+  }
+  let chapter: number;
+  let verse: number;
+  if (separator >= 0) {
+    chapter = readInt(text, rest, separator);
+    verse = readInt(text, separator + 1, to);
+  } else {
+    if (bookEnd >= 0 || defaultChapter < 0) return -1;
+    chapter = defaultChapter;
+    verse = readInt(text, rest, to);
+  }
+  if (!(chapter > 0 && chapter < CHAPTER_FACTOR && verse > 0 && verse < CHAPTER_FACTOR)) return -1;
+  return verseKey(bookIndex, chapter, verse);
+}
+
+/** Growable Int32 buffer. */
+class IntBuffer {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.data = new Int32Array(Math.max(16, capacity));
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+  get(i: number): number {
+    return this.data[i] ?? 0;
+  }
+}
+
+/**
+ * Parses cross-reference rows `from<TAB>to<TAB>votes` into column storage.
+ *
+ * Accepts OpenBible.info's original file (OSIS references, `Col.1.16-Col.1.17` ranges, header
+ * line) and the shipped compact file (`COL 1:16-17`, `GEN 11:32-12:1`, `#` comment lines), or a
+ * mix. Rows with votes below `minVotes` (default 1: zero and negative votes are readers saying
+ * "not useful") are dropped, as are the few ranges spanning two books. Links are grouped by
+ * source verse in canonical order and, within a source, sorted by votes descending, then by
+ * target; already-sorted input (the shipped file) is not re-sorted. Duplicate rows are kept.
+ */
+export function parseCrossReferenceColumns(
+  text: string,
+  options: { minVotes?: number } = {},
+): { columns: CrossReferenceColumns; stats: CrossReferenceParseStats } {
+  const minVotes = options.minVotes ?? DEFAULT_MIN_VOTES;
+  // Rows average ~21 characters in the compact file, ~24 in the OSIS one; buffers grow if needed.
+  const capacity = Math.ceil(text.length / 20);
+  const from = new IntBuffer(capacity);
+  const targetStart = new IntBuffer(capacity);
+  const targetEnd = new IntBuffer(capacity);
+  const votes = new IntBuffer(capacity);
+  const stats: CrossReferenceParseStats = { kept: 0, lowVotes: 0, crossBook: 0, malformed: 0 };
+  let sorted = true;
+  let previousSource = -1;
+  let previousSourceStart = 0;
+  let previousSourceLength = -1;
+
+  let lineStart = 0;
+  const length = text.length;
+  while (lineStart < length) {
+    let lineEnd = text.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = length;
+    let contentEnd = lineEnd;
+    if (contentEnd > lineStart && text.charCodeAt(contentEnd - 1) === 13) contentEnd--;
+    const first = text.charCodeAt(lineStart);
+    const isSkipped = contentEnd === lineStart || first === 35 /* # */ || text.startsWith("From Verse", lineStart);
+    if (!isSkipped) {
+      const tab1 = text.indexOf("\t", lineStart);
+      const tab2 = tab1 < 0 ? -1 : text.indexOf("\t", tab1 + 1);
+      if (tab1 < 0 || tab2 < 0 || tab2 > contentEnd) {
+        stats.malformed++;
+      } else {
+        let tab3 = text.indexOf("\t", tab2 + 1);
+        if (tab3 < 0 || tab3 > contentEnd) tab3 = contentEnd;
+        // Rows come grouped by source verse: reuse the previous row's key when the field repeats.
+        const fieldLength = tab1 - lineStart;
+        const source =
+          fieldLength === previousSourceLength && sameSpan(text, lineStart, previousSourceStart, fieldLength)
+            ? previousSource
+            : parseReference(text, lineStart, tab1);
+        previousSource = source;
+        previousSourceStart = lineStart;
+        previousSourceLength = fieldLength;
+        let hyphen = -1;
+        for (let i = tab1 + 1; i < tab2; i++) {
+          if (text.charCodeAt(i) === HYPHEN) {
+            hyphen = i;
+            break;
+          }
+        }
+        const start = parseReference(text, tab1 + 1, hyphen < 0 ? tab2 : hyphen);
+        let end = start;
+        if (hyphen >= 0 && start >= 0) {
+          const startBook = Math.floor(start / BOOK_FACTOR);
+          const startChapter = Math.floor((start - startBook * BOOK_FACTOR) / CHAPTER_FACTOR);
+          end = parseReference(text, hyphen + 1, tab2, startBook, startChapter);
+        }
+        const negative = text.charCodeAt(tab2 + 1) === HYPHEN;
+        const magnitude = readInt(text, negative ? tab2 + 2 : tab2 + 1, tab3);
+        const count = negative ? -magnitude : magnitude;
+        if (source < 0 || start < 0 || end < 0 || Number.isNaN(count)) {
+          stats.malformed++;
+        } else if (count < minVotes) {
+          stats.lowVotes++;
+        } else if (Math.floor(end / BOOK_FACTOR) !== Math.floor(start / BOOK_FACTOR)) {
+          stats.crossBook++;
+        } else if (end < start) {
+          stats.malformed++;
+        } else {
+          const i = from.length;
+          if (i > 0) {
+            const previous = from.get(i - 1);
+            if (
+              previous > source ||
+              (previous === source &&
+                (votes.get(i - 1) < count ||
+                  (votes.get(i - 1) === count &&
+                    (targetStart.get(i - 1) > start || (targetStart.get(i - 1) === start && targetEnd.get(i - 1) > end)))))
+            ) {
+              sorted = false;
+            }
+          }
+          from.push(source);
+          targetStart.push(start);
+          targetEnd.push(end);
+          votes.push(Math.min(count, 32_767));
+        }
+      }
+    }
+    lineStart = lineEnd + 1;
+  }
+
+  const n = from.length;
+  stats.kept = n;
+  let order: Uint32Array | undefined;
+  if (!sorted) {
+    order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const f = from.data;
+    const v = votes.data;
+    const s = targetStart.data;
+    const e = targetEnd.data;
+    order.sort((a, b) => (f[a] ?? 0) - (f[b] ?? 0) || (v[b] ?? 0) - (v[a] ?? 0) || (s[a] ?? 0) - (s[b] ?? 0) || (e[a] ?? 0) - (e[b] ?? 0) || a - b);
+  }
+  const at = (i: number): number => (order ? (order[i] ?? 0) : i);
+
+  const columns: CrossReferenceColumns = {
+    sources: new Int32Array(0),
+    offsets: new Uint32Array(0),
+    targetStart: new Int32Array(n),
+    targetEnd: new Int32Array(n),
+    votes: new Int16Array(n),
+  };
+  const sources = new IntBuffer(32_000);
+  const offsets = new IntBuffer(32_000);
+  let previous = -1;
+  for (let i = 0; i < n; i++) {
+    const j = at(i);
+    const source = from.get(j);
+    if (source !== previous) {
+      sources.push(source);
+      offsets.push(i);
+      previous = source;
+    }
+    columns.targetStart[i] = targetStart.get(j);
+    columns.targetEnd[i] = targetEnd.get(j);
+    columns.votes[i] = votes.get(j);
+  }
+  offsets.push(n);
+  columns.sources = sources.data.slice(0, sources.length);
+  columns.offsets = Uint32Array.from(offsets.data.subarray(0, offsets.length));
+  return { columns, stats };
+}
+
+/** Parses cross-reference text (see {@link parseCrossReferenceColumns}) into an index. */
+export function parseCrossReferences(text: string, options: { minVotes?: number } = {}): CrossReferenceIndex {
+  return new CrossReferenceIndex(parseCrossReferenceColumns(text, options).columns);
+}
+
+function formatKey(key: number): string {
+  const { bookIndex, chapter, verse } = decodeVerseKey(key);
+  return `${USFX_BOOKS[bookIndex] ?? "?"} ${chapter}:${verse}`;
+}
+
+function formatTarget(start: number, end: number): string {
+  if (start === end) return formatKey(start);
+  const a = decodeVerseKey(start);
+  const b = decodeVerseKey(end);
+  return b.chapter === a.chapter ? `${formatKey(start)}-${b.verse}` : `${formatKey(start)}-${b.chapter}:${b.verse}`;
+}
+
+/**
+ * Serialises an index in the compact row format (`JHN 3:16<TAB>ROM 5:8<TAB>952`, ranges
+ * `1JN 4:9-10` or `GEN 11:32-12:1`), in the index's order, after the given `#` comment lines.
+ */
+export function formatCrossReferences(index: CrossReferenceIndex, headerLines: readonly string[] = []): string {
+  const { sources, offsets, targetStart, targetEnd, votes } = index.columns;
+  const out: string[] = headerLines.map((line) => `# ${line}`);
+  for (let s = 0; s < sources.length; s++) {
+    const from = formatKey(sources[s] ?? 0);
+    for (let i = offsets[s] ?? 0; i < (offsets[s + 1] ?? 0); i++) {
+      out.push(`${from}\t${formatTarget(targetStart[i] ?? 0, targetEnd[i] ?? 0)}\t${votes[i] ?? 0}`);
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * Loads the shipped cross references (default: resources/openbible/cross-references.tsv.gz
+ * under the project root). A path ending in `.gz` is gunzipped; any other is read as UTF-8.
+ * Either format accepted by {@link parseCrossReferenceColumns} works, so the original
+ * `cross_references.txt` can be loaded too.
+ */
+export async function loadCrossReferences(path?: string, options: { minVotes?: number } = {}): Promise<CrossReferenceIndex> {
+  const file = path ?? join(findProjectRoot(), CROSS_REFERENCES_FILE);
+  const raw = await readFile(file);
+  const text = file.endsWith(".gz") ? (await gunzipAsync(raw)).toString("utf8") : raw.toString("utf8");
+  return parseCrossReferences(text, options);
+}
