@@ -1,0 +1,98 @@
+import type { SqliteStore } from "../adapters/store/sqlite-store.js";
+import type { Embedder } from "../core/embedding/embedder.js";
+import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../core/search/engine.js";
+import type { Settings } from "../config/settings.js";
+import { loadStoredLsa, parseDenseChoice, prepareEmbedder } from "./dense.js";
+
+export interface LoadedEngine {
+  engine: SearchEngine;
+  embedder: Embedder | undefined;
+  /** Why the dense side is off, when it is. */
+  denseOffReason: string | undefined;
+  /** True when the lexical index holds every stored verse (it is rebuilt from the store). */
+  lexicalReady: boolean;
+}
+
+export const PRIMARY_SOURCE = "por-blivre.usfx.xml";
+
+export function searchSettingsFrom(settings: Settings, overrides: Partial<SearchSettings> = {}): SearchSettings {
+  return {
+    ...DEFAULT_SEARCH_SETTINGS,
+    topK: settings.TOP_K,
+    candidateMultiplier: settings.CANDIDATE_MULTIPLIER,
+    maxKeywordOnly: settings.MAX_KEYWORD_ONLY,
+    minSimilarity: settings.MIN_SIMILARITY,
+    ...overrides,
+  };
+}
+
+/**
+ * Builds the search engine from the store: verses and their persisted terms (the BM25
+ * index is rebuilt from them, so it exists whenever the verses do) and the vectors of the
+ * embedder the index was built with.
+ */
+export async function loadEngine(
+  store: SqliteStore,
+  settings: Settings,
+  extra: Pick<EngineDependencies, "expander" | "crossLinks"> & { searchSettings?: Partial<SearchSettings> } = {},
+): Promise<LoadedEngine> {
+  const stored = store.loadVerses();
+  const terms = store.loadTerms();
+  const verses: EngineVerse[] = stored.map((verse) => ({
+    source: verse.source,
+    book: verse.book,
+    bookName: verse.bookName,
+    chapter: verse.chapter,
+    verse: verse.verse,
+    verseEnd: verse.verseEnd,
+    text: verse.text,
+    contextBefore: verse.contextBefore,
+    contextAfter: verse.contextAfter,
+    terms: (terms.get(verse.id) ?? "").split(" ").filter(Boolean),
+  }));
+
+  const { embedder, reason } = await loadServingEmbedder(store, settings);
+  let matrix: Float32Array | undefined;
+  let denseOffReason = reason;
+  if (embedder) {
+    const vectors = store.loadVectors(embedder.id);
+    if (vectors.size === 0) {
+      denseOffReason = "os vetores ainda não foram calculados (rode a indexação)";
+    } else {
+      matrix = new Float32Array(stored.length * embedder.dimensions);
+      stored.forEach((verse, row) => {
+        const vector = vectors.get(verse.id);
+        if (vector) matrix!.set(vector, row * embedder.dimensions);
+      });
+    }
+  }
+  const sources = new Set(stored.map((verse) => verse.source));
+  const engine = new SearchEngine(
+    verses,
+    matrix,
+    {
+      embedder: matrix ? embedder : undefined,
+      denseUnavailableReason: denseOffReason,
+      primarySource: sources.has(PRIMARY_SOURCE) ? PRIMARY_SOURCE : stored[0]?.source,
+      ...extra,
+    },
+    searchSettingsFrom(settings, extra.searchSettings),
+  );
+  return { engine, embedder: matrix ? embedder : undefined, denseOffReason: matrix ? undefined : denseOffReason, lexicalReady: true };
+}
+
+async function loadServingEmbedder(store: SqliteStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
+  const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
+  if (choice.kind === "none") return { reason: choice.reason };
+  if (choice.kind === "lsa") {
+    const fingerprint = store.getManifest("corpus_fingerprint");
+    const embedder = fingerprint ? loadStoredLsa(store, fingerprint) : undefined;
+    return embedder ? { embedder } : { reason: "o modelo semântico do corpus ainda não foi treinado (rode a indexação)" };
+  }
+  try {
+    const embedder = await prepareEmbedder(choice, { store, corpusFingerprint: "" });
+    return { embedder };
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,40 @@
+import { loadLexicon } from "../core/analysis/lexicon.js";
+import { loadCrossReferences } from "../core/bible/cross-references.js";
+import type { CrossLinks, QueryExpander } from "../core/search/engine.js";
+
+export interface RetrievalAids {
+  expander?: QueryExpander;
+  crossLinks?: CrossLinks;
+}
+
+/** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
+const EXPANSIONS_PER_WORD = 16;
+
+/**
+ * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion)
+ * and OpenBible.info cross references (links between verses). Both ship in resources/.
+ */
+export async function loadRetrievalAids(): Promise<RetrievalAids> {
+  const [lexicon, crossReferences] = await Promise.all([loadLexicon(), loadCrossReferences()]);
+  return {
+    expander: {
+      expand: (word) => {
+        // Verb↔noun partners first, then synonyms each followed by its own partners
+        // ("medo" → "temor" → "temer": the Bible says "não temas" where the asker says "medo").
+        const synonyms = lexicon.synonyms(word);
+        const expansions = [...lexicon.related(word), ...synonyms.flatMap((synonym) => [synonym, ...lexicon.related(synonym)])];
+        return [...new Set(expansions)].filter((candidate) => candidate !== word).slice(0, EXPANSIONS_PER_WORD);
+      },
+    },
+    crossLinks: {
+      strongest: (book, chapter, verse, limit) =>
+        crossReferences.strongest(book, chapter, verse, limit).map((link) => ({
+          book: link.book,
+          chapter: link.chapter,
+          verse: link.verse,
+          votes: link.votes,
+        })),
+      inboundVotes: (book, chapter, verse) => crossReferences.inboundVotes(book, chapter, verse),
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { SearchResponse } from "../core/search/engine.js";
+import type { EvalReport } from "../core/search/eval.js";
+
+export function printSearchResults(response: SearchResponse): void {
+  for (const notice of response.notices) console.log(`aviso: ${notice}`);
+  for (const lookup of response.references) if (!lookup.ok) console.log(`referência inexistente: ${lookup.message}`);
+  if (response.results.length === 0) {
+    console.log("Nenhum versículo encontrado.");
+    return;
+  }
+  response.results.forEach((result, index) => {
+    const terms = result.matchedTerms.length > 0 ? ` [${result.matchedTerms.join(", ")}]` : "";
+    console.log(`${index + 1}. ${result.reference} (${result.via.join("+")})${terms}`);
+    console.log(`   ${result.text}`);
+  });
+}
+
+export function printEvalTable(report: EvalReport): void {
+  const k = report.k;
+  const keys = [`hit@${k}`, `recall@${k}`, `mrr@${k}`, `ndcg@${k}`];
+  const rows: [string, Record<string, number>][] = [["geral", report.overall], ...Object.entries(report.byType)];
+  console.log(`modo: ${report.mode} · ${report.queries} perguntas`);
+  console.log(["tipo".padEnd(12), "n".padStart(3), ...keys.map((key) => key.padStart(10))].join(" "));
+  for (const [name, metrics] of rows) {
+    console.log([name.padEnd(12), String(metrics.n).padStart(3), ...keys.map((key) => (metrics[key] ?? 0).toFixed(3).padStart(10))].join(" "));
+  }
+  console.log(`fora do tema: ${report.offtopic.n} (sem resultados: ${report.offtopic.empty})`);
+}

@@ -1,0 +1,187 @@
+import { Command, InvalidArgumentError } from "commander";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { indexCorpus } from "../app/indexer.js";
+import { parseDenseChoice } from "../app/dense.js";
+import { loadEngine } from "../app/load-engine.js";
+import { loadSettings, openStore } from "../app/runtime.js";
+import { loadRetrievalAids } from "../app/retrieval-aids.js";
+import { SettingsError, type Settings } from "../config/settings.js";
+import { parseReference } from "../core/bible/references.js";
+import { evaluateRankings, parseEvalFile, EvalFileError } from "../core/search/eval.js";
+import type { SearchMode, SearchResponse } from "../core/search/engine.js";
+import { createProgressReporter } from "./progress.js";
+import { printEvalTable, printSearchResults } from "./format.js";
+
+const program = new Command();
+program.name("pastor").description("Pastor Online: busca e respostas bíblicas fundamentadas.").showHelpAfterError();
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("deve ser um inteiro positivo");
+  return n;
+}
+
+function searchMode(value: string): SearchMode {
+  if (value !== "hybrid" && value !== "lexical" && value !== "dense") throw new InvalidArgumentError("use hybrid, lexical ou dense");
+  return value;
+}
+
+program
+  .command("index")
+  .description("indexa os arquivos USFX de CORPUS_DIR (incremental: só refaz o que mudou)")
+  .option("--json", "imprime um resumo em JSON")
+  .action(async (options: { json?: boolean }) => {
+    const settings = loadSettings();
+    const store = openStore(settings);
+    const progress = createProgressReporter();
+    try {
+      const summary = await indexCorpus({
+        store,
+        corpusDir: path.resolve(settings.CORPUS_DIR),
+        contextWindow: settings.CONTEXT_WINDOW,
+        batchSize: settings.INDEX_BATCH_SIZE,
+        dense: parseDenseChoice(settings.EMBEDDING_MODEL),
+        onProgress: (p) => {
+          progress.update(p);
+          if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);
+        },
+      });
+      progress.stop();
+      if (options.json) {
+        console.log(JSON.stringify(summary, null, 2));
+      } else {
+        for (const source of summary.sources) console.log(`${source.file}: ${source.verses} versículos (${actionLabel(source.action)})`);
+        for (const removed of summary.removedSources) console.log(`${removed}: removido do índice`);
+        for (const error of summary.errors) console.error(`erro: ${error.message}`);
+        console.log(
+          `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
+        );
+      }
+      if (summary.errors.length > 0) process.exitCode = 1;
+    } finally {
+      progress.stop();
+      store.close();
+    }
+  });
+
+function actionLabel(action: string): string {
+  return { unchanged: "sem mudanças", indexed: "indexado", resumed: "retomado", failed: "falhou" }[action] ?? action;
+}
+
+async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>): Promise<T> {
+  const store = openStore(settings);
+  try {
+    if (store.verseCount() === 0) {
+      throw new CliError("o índice está vazio: rode `pastor index` primeiro");
+    }
+    const aids = await loadRetrievalAids();
+    const { engine } = await loadEngine(store, settings, aids);
+    return await work(engine);
+  } finally {
+    store.close();
+  }
+}
+
+program
+  .command("search")
+  .description("busca versículos para uma pergunta ou referência")
+  .argument("<query>", "pergunta, palavras ou referência (ex.: \"Jo 3:16\")")
+  .option("--k <n>", "quantos resultados", positiveInt)
+  .option("--mode <mode>", "hybrid | lexical | dense", searchMode, "hybrid")
+  .option("--json", "saída em JSON")
+  .action(async (query: string, options: { k?: number; mode: SearchMode; json?: boolean }) => {
+    const settings = loadSettings();
+    const response = await withEngine(settings, (engine) => engine.search(query, { k: options.k ?? settings.TOP_K, mode: options.mode }));
+    if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
+    else printSearchResults(response);
+  });
+
+function toSearchJson(response: SearchResponse) {
+  return {
+    query: response.query,
+    mode: response.mode,
+    notices: response.notices,
+    references: response.references,
+    results: response.results.map((r) => ({
+      ref: r.ref,
+      reference: r.reference,
+      book: r.book,
+      chapter: r.chapter,
+      verse: r.verse,
+      ...(r.verseEnd !== r.verse ? { verseEnd: r.verseEnd } : {}),
+      source: r.source,
+      text: r.text,
+      via: r.via,
+      matchedTerms: r.matchedTerms,
+      score: r.score,
+      ...(r.lexicalScore !== undefined ? { lexicalScore: r.lexicalScore } : {}),
+      ...(r.similarity !== undefined ? { similarity: r.similarity } : {}),
+    })),
+  };
+}
+
+program
+  .command("eval")
+  .description("mede a qualidade da busca sobre um arquivo de perguntas (JSONL)")
+  .requiredOption("--queries <file>", "arquivo JSONL no formato de eval/README.md")
+  .option("--k <n>", "profundidade das métricas", positiveInt, 10)
+  .option("--mode <mode>", "hybrid | lexical | dense", searchMode, "hybrid")
+  .option("--json", "saída em JSON")
+  .option("--per-query", "inclui cada pergunta no JSON")
+  .action(async (options: { queries: string; k: number; mode: SearchMode; json?: boolean; perQuery?: boolean }) => {
+    const settings = loadSettings();
+    const text = await readFile(options.queries, "utf8").catch(() => {
+      throw new CliError(`não foi possível ler ${options.queries}`);
+    });
+    const queries = parseEvalFile(text, options.queries);
+    const report = await withEngine(settings, async (engine) => {
+      const rankings: string[][] = [];
+      for (const query of queries) {
+        const response = await engine.search(query.query, { k: options.k, mode: options.mode });
+        rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
+      }
+      return evaluateRankings(queries, rankings, options.k, options.mode);
+    });
+    if (options.json) {
+      const { perQuery, ...rest } = report;
+      console.log(JSON.stringify(options.perQuery ? report : rest, null, 2));
+      void perQuery;
+    } else {
+      printEvalTable(report);
+    }
+  });
+
+program
+  .command("verses")
+  .description("imprime os versículos de uma referência (ex.: \"Jo 3:16-18\")")
+  .argument("<reference>")
+  .option("--json", "saída em JSON")
+  .action(async (reference: string, options: { json?: boolean }) => {
+    const settings = loadSettings();
+    const parsed = parseReference(reference);
+    if (!parsed.ok) throw new CliError(parsed.message);
+    const response = await withEngine(settings, (engine) => engine.search(reference, { k: 10_000, mode: "lexical" }));
+    const failures = response.references.filter((r) => !r.ok);
+    if (failures.length > 0) throw new CliError(failures.map((f) => f.message).join("; "));
+    const verses = response.results.filter((r) => r.via.includes("reference"));
+    if (options.json) {
+      console.log(JSON.stringify(verses.map((v) => ({ ref: v.ref, reference: v.reference, text: v.text })), null, 2));
+      return;
+    }
+    for (const verse of verses) console.log(`${verse.reference}  ${verse.text}`);
+  });
+
+class CliError extends Error {}
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof SettingsError || error instanceof CliError || error instanceof EvalFileError) {
+    console.error(`pastor: ${error.message}`);
+  } else if (error instanceof Error) {
+    console.error(`pastor: ${error.message}`);
+    if (process.env.DEBUG) console.error(error.stack);
+  } else {
+    console.error(`pastor: ${String(error)}`);
+  }
+  process.exitCode = 1;
+});

@@ -1,0 +1,48 @@
+import cliProgress from "cli-progress";
+import type { IndexProgress } from "../app/indexer.js";
+
+const PHASE_LABEL: Record<IndexProgress["phase"], string> = {
+  scanning: "Lendo o corpus",
+  lexical: "Índice léxico",
+  training: "Treinando o modelo semântico",
+  dense: "Vetores",
+  done: "Pronto",
+};
+
+/** A terminal progress bar (verses done/total, rate, ETA); silent when not on a TTY. */
+export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr): {
+  update: (progress: IndexProgress) => void;
+  stop: () => void;
+} {
+  if (!stream.isTTY) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: "{phase} |{bar}| {value}/{total} versículos · {rate}/s · ETA {eta_formatted}",
+      hideCursor: true,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let currentPhase: string | undefined;
+  let phaseStart = Date.now();
+  let started = false;
+  return {
+    update(progress) {
+      const phase = PHASE_LABEL[progress.phase] + (progress.source ? ` (${progress.source})` : "");
+      if (phase !== currentPhase) {
+        currentPhase = phase;
+        phaseStart = Date.now();
+        if (started) bar.stop();
+        bar.start(Math.max(progress.total, 1), progress.done, { phase, rate: "0" });
+        started = true;
+      }
+      const seconds = Math.max((Date.now() - phaseStart) / 1000, 0.001);
+      bar.setTotal(Math.max(progress.total, 1));
+      bar.update(progress.done, { phase, rate: Math.round(progress.done / seconds).toString() });
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

@@ -1,0 +1,453 @@
+import { analyze, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { bookByCode } from "../bible/books.js";
+import { expandReference, findReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { Bm25Index, type WeightedTerm } from "./bm25.js";
+import { DENSE, LEXICAL, applyKeywordOnlyQuota } from "./fusion.js";
+import { wordBigrams } from "./phrases.js";
+import { reciprocalRankFusion, RRF_K } from "./rrf.js";
+import { VectorIndex } from "./vector-index.js";
+
+export type SearchMode = "hybrid" | "lexical" | "dense";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref";
+
+/** A verse as the engine holds it (the store's row, minus storage details). */
+export interface EngineVerse {
+  source: string;
+  book: string;
+  bookName: string;
+  chapter: number;
+  verse: number;
+  verseEnd: number;
+  text: string;
+  contextBefore: string;
+  contextAfter: string;
+  terms: readonly string[];
+}
+
+export interface SearchResult {
+  /** Compact coordinate, e.g. "MAT 5:44" (USFX book code). */
+  ref: string;
+  /** Canonical Portuguese reference, e.g. "Mateus 5:44". */
+  reference: string;
+  source: string;
+  book: string;
+  bookName: string;
+  chapter: number;
+  verse: number;
+  verseEnd: number;
+  text: string;
+  contextBefore: string;
+  contextAfter: string;
+  via: Via[];
+  matchedTerms: string[];
+  score: number;
+  lexicalScore?: number;
+  similarity?: number;
+}
+
+export interface ReferenceLookup {
+  text: string;
+  start: number;
+  end: number;
+  reference: string;
+  ok: boolean;
+  message?: string;
+}
+
+export interface SearchResponse {
+  query: string;
+  mode: SearchMode;
+  results: SearchResult[];
+  references: ReferenceLookup[];
+  /** Plain-Portuguese notes about how the answer was produced (degraded modes). */
+  notices: string[];
+}
+
+export interface SearchSettings {
+  topK: number;
+  candidateMultiplier: number;
+  maxKeywordOnly: number;
+  minSimilarity: number;
+  /** Weight of the phrase (bigram) signal added to the BM25 score. */
+  phraseWeight: number;
+  /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
+  exactWeight: number;
+  /** Weight of lexicon expansions relative to the asker's own words. */
+  expansionWeight: number;
+  /** At most this many expansions (that the corpus uses) per query word. */
+  expansionsPerWord: number;
+  lexicalWeight: number;
+  denseWeight: number;
+  /** How many of the top fused hits pull in their strongest cross references. */
+  crossrefSeeds: number;
+  crossrefWeight: number;
+  crossrefMinVotes: number;
+  /** Strength of the "verses readers link to" prior on fused scores (0 turns it off). */
+  priorWeight: number;
+}
+
+export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
+  topK: 6,
+  candidateMultiplier: 4,
+  maxKeywordOnly: 2,
+  minSimilarity: 0.05,
+  phraseWeight: 0.5,
+  exactWeight: 0,
+  expansionWeight: 0.3,
+  expansionsPerWord: 3,
+  lexicalWeight: 1,
+  denseWeight: 1,
+  crossrefSeeds: 0,
+  crossrefWeight: 0.5,
+  crossrefMinVotes: 20,
+  priorWeight: 0,
+};
+
+export interface QueryExpander {
+  /** Other words worth searching for a query word (synonyms, verb↔noun partners). */
+  expand(word: string): readonly string[];
+}
+
+export interface CrossLinks {
+  /** Verses strongly linked from a verse, strongest first. */
+  strongest(book: string, chapter: number, verse: number, limit: number): readonly { book: string; chapter: number; verse: number; votes: number }[];
+  /** How much readers link to a verse (sum of votes of links pointing at it). */
+  inboundVotes(book: string, chapter: number, verse: number): number;
+}
+
+export interface EngineDependencies {
+  embedder?: Embedder;
+  /** Why there is no dense side, when there is none (shown to the user). */
+  denseUnavailableReason?: string;
+  expander?: QueryExpander;
+  crossLinks?: CrossLinks;
+  /** Which source answers explicit references and is searched by default. */
+  primarySource?: string;
+}
+
+const KEY_SEPARATOR = "|";
+/** An expansion term in more than this share of verses is too common to help. */
+const MAX_EXPANSION_DOC_SHARE = 0.01;
+
+export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
+  return [source, book, chapter, verse].join(KEY_SEPARATOR);
+}
+
+/**
+ * The retrieval engine over one loaded corpus: explicit references by metadata first, then
+ * BM25 (verse text, phrase bigrams, weighted expansions) and dense similarity (context
+ * windows), fused by rank with the lexical-only quota. Pure apart from the embedder call.
+ */
+export class SearchEngine {
+  private readonly lexical: Bm25Index;
+  private readonly phrases: Bm25Index;
+  private readonly exact: Bm25Index;
+  private readonly vectors: VectorIndex | undefined;
+  private readonly byKey = new Map<string, number>();
+  private readonly versification = new Map<string, Map<string, number[]>>();
+  private readonly restoreAccents: AccentRestorer;
+  /** Per document, 0..1: log inbound cross-reference votes, normalised. */
+  private readonly prior: Float32Array | undefined;
+  readonly primarySource: string | undefined;
+
+  constructor(
+    readonly verses: readonly EngineVerse[],
+    vectorMatrix: Float32Array | undefined,
+    private readonly deps: EngineDependencies = {},
+    readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
+  ) {
+    this.lexical = new Bm25Index(verses.map((verse) => verse.terms));
+    this.exact = new Bm25Index(verses.map((verse) => tokenize(verse.text)));
+    this.phrases = new Bm25Index(verses.map((verse) => (verse.text === "" ? [] : wordBigrams(verse.text))));
+    const dims = deps.embedder?.dimensions ?? 0;
+    this.vectors = vectorMatrix && dims > 0 ? new VectorIndex(vectorMatrix, dims) : undefined;
+    verses.forEach((verse, doc) => {
+      this.byKey.set(coordinateKey(verse.source, verse.book, verse.chapter, verse.verse), doc);
+      let books = this.versification.get(verse.source);
+      if (!books) this.versification.set(verse.source, (books = new Map()));
+      let chapters = books.get(verse.book);
+      if (!chapters) books.set(verse.book, (chapters = []));
+      chapters[verse.chapter - 1] = Math.max(chapters[verse.chapter - 1] ?? 0, verse.verseEnd);
+    });
+    this.primarySource = deps.primarySource ?? verses[0]?.source;
+    this.restoreAccents = buildAccentRestorer(verses);
+    this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
+  }
+
+  get denseAvailable(): boolean {
+    return this.vectors !== undefined && this.deps.embedder !== undefined;
+  }
+
+  get size(): number {
+    return this.verses.length;
+  }
+
+  versificationOf(source = this.primarySource): Versification {
+    const books = source ? this.versification.get(source) : undefined;
+    return new Map([...(books ?? new Map<string, number[]>())].map(([book, chapters]) => [book, Array.from(chapters, (n) => n ?? 0)]));
+  }
+
+  /** Looks a verse up by coordinate in a source (the primary one by default). */
+  verseAt(book: string, chapter: number, verse: number, source = this.primarySource): EngineVerse | undefined {
+    if (!source) return undefined;
+    const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
+    return doc === undefined ? undefined : this.verses[doc];
+  }
+
+  async search(query: string, options: { k?: number; mode?: SearchMode } = {}): Promise<SearchResponse> {
+    const k = options.k ?? this.settings.topK;
+    const requested = options.mode ?? "hybrid";
+    const notices: string[] = [];
+    let mode = requested;
+    if (mode !== "lexical" && !this.denseAvailable) {
+      notices.push(
+        `Busca semântica indisponível${this.deps.denseUnavailableReason ? ` (${this.deps.denseUnavailableReason})` : ""}: resultados por palavras-chave apenas.`,
+      );
+      mode = "lexical";
+    }
+
+    const { lookups, docs: referenceDocs } = this.resolveReferences(query);
+    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
+    if (results.length >= k) return { query, mode, results, references: lookups, notices };
+
+    const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
+    const found = await this.rank(remainder, mode, k);
+    const seen = new Set(referenceDocs);
+    for (const hit of found) {
+      if (results.length >= k) break;
+      if (seen.has(hit.doc)) continue;
+      results.push(this.toResult(hit.doc, hit.via, hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
+    }
+    return { query, mode, results, references: lookups, notices };
+  }
+
+  private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
+    const lookups: ReferenceLookup[] = [];
+    const docs: number[] = [];
+    const source = this.primarySource;
+    if (!source) return { lookups, docs };
+    const versification = this.versificationOf(source);
+    for (const match of findReferences(query)) {
+      for (const reference of match.references) {
+        const validity = validateReference(reference, versification);
+        const lookup: ReferenceLookup = {
+          text: match.text,
+          start: match.start,
+          end: match.end,
+          reference: formatReference(reference),
+          ok: validity.ok,
+        };
+        if (!validity.ok) {
+          lookup.message = validity.message;
+          lookups.push(lookup);
+          continue;
+        }
+        lookups.push(lookup);
+        for (const coordinate of expandReference(reference, versification)) {
+          const doc = this.byKey.get(coordinateKey(source, coordinate.book, coordinate.chapter, coordinate.verse));
+          if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
+        }
+      }
+    }
+    return { lookups, docs };
+  }
+
+  /** The asker's own analysed terms (weight 1) and the lexicon expansions (lower weight). */
+  private lexicalQuery(query: string): { own: WeightedTerm[]; expansions: WeightedTerm[] } {
+    const own = analyze(query, this.restoreAccents);
+    const expansions: WeightedTerm[] = [];
+    const expander = this.deps.expander;
+    if (expander && this.settings.expansionWeight > 0) {
+      const taken = new Set(own);
+      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
+      for (const word of splitWords(query)) {
+        let added = 0;
+        for (const related of expander.expand(word)) {
+          if (added >= this.settings.expansionsPerWord) break;
+          // Only expansions the corpus uses, and not so common that they carry no signal.
+          const candidates = analyze(related).filter((term) => !taken.has(term));
+          const usable = candidates.filter((term) => {
+            const df = this.lexical.documentFrequency(term);
+            return df > 0 && df <= maxDf;
+          });
+          if (usable.length === 0 || usable.length !== candidates.length) continue;
+          for (const term of usable) {
+            taken.add(term);
+            expansions.push({ term, weight: this.settings.expansionWeight });
+          }
+          added++;
+        }
+      }
+    }
+    return { own: own.map((term) => ({ term, weight: 1 })), expansions };
+  }
+
+  private lexicalHits(query: string, limit: number): Map<number, { score: number; matchedTerms: string[] }> {
+    const scores = new Map<number, { score: number; matchedTerms: string[] }>();
+    const { own, expansions } = this.lexicalQuery(query);
+    // Expansions, exact-word and phrase signals only refine a query that has words of its
+    // own: a stopword-only query gives nothing.
+    if (own.length === 0) return scores;
+    for (const hit of this.lexical.search([...own, ...expansions], limit * 4)) {
+      scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
+    }
+    if (this.settings.exactWeight > 0) {
+      const words = tokenize(query).map((term) => ({ term, weight: this.settings.exactWeight }));
+      for (const hit of this.exact.search(words, limit * 4)) {
+        const entry = scores.get(hit.doc);
+        if (entry) entry.score += hit.score;
+      }
+    }
+    if (this.settings.phraseWeight > 0) {
+      const bigrams = wordBigrams(query).map((term) => ({ term, weight: this.settings.phraseWeight }));
+      for (const hit of this.phrases.search(bigrams, limit * 4)) {
+        const entry = scores.get(hit.doc);
+        if (entry) entry.score += hit.score;
+        else scores.set(hit.doc, { score: hit.score, matchedTerms: [] });
+      }
+    }
+    return scores;
+  }
+
+  private async rank(query: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
+    const depth = k * this.settings.candidateMultiplier;
+    const lexicalScores = mode === "dense" ? new Map() : this.lexicalHits(query, depth);
+    const lexical = [...lexicalScores.entries()]
+      .filter(([doc]) => this.verses[doc]!.text !== "")
+      .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
+      .slice(0, depth)
+      .map(([doc, entry]) => ({ doc, ...entry }));
+    let dense: { doc: number; similarity: number }[] = [];
+    if (mode !== "lexical" && this.vectors && this.deps.embedder) {
+      const [vector] = await this.deps.embedder.embed([query], "query");
+      if (vector) dense = this.vectors.search(vector, depth, this.settings.minSimilarity);
+    }
+    if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
+    if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
+
+    const lists = [
+      { name: LEXICAL, items: lexical as { doc: number }[], weight: this.settings.lexicalWeight },
+      { name: DENSE, items: dense as { doc: number }[], weight: this.settings.denseWeight },
+    ];
+    const keyOfDoc = (item: { doc: number }) => String(item.doc);
+    let fused = reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
+    const linked = this.crossReferenceCandidates(fused.slice(0, this.settings.crossrefSeeds).map((item) => item.item.doc));
+    if (linked.length > 0) {
+      fused = reciprocalRankFusion<{ doc: number }>([...lists, { name: "crossref", items: linked, weight: this.settings.crossrefWeight }], keyOfDoc, {
+        k: RRF_K,
+      });
+    }
+    const prior = this.prior;
+    if (prior && this.settings.priorWeight > 0) {
+      fused = fused
+        .map((item, order) => ({ item: { ...item, score: item.score * (1 + this.settings.priorWeight * prior[item.item.doc]!) }, order }))
+        .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
+        .map(({ item }) => item);
+    }
+    const similarity = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
+    const ranked = applyKeywordOnlyQuota(fused, this.settings.maxKeywordOnly, k);
+    return ranked.map((item) => {
+      const doc = Number(item.key);
+      const lexicalEntry = lexicalScores.get(doc);
+      return {
+        doc,
+        score: item.score,
+        via: item.via as Via[],
+        matchedTerms: lexicalEntry?.matchedTerms ?? [],
+        lexicalScore: lexicalEntry?.score,
+        similarity: similarity.get(doc),
+      };
+    });
+  }
+
+  /** Verses strongly linked (reader votes) from the seed documents, strongest first. */
+  private crossReferenceCandidates(seeds: readonly number[]): { doc: number }[] {
+    const links = this.deps.crossLinks;
+    if (!links || seeds.length === 0) return [];
+    const candidates: { doc: number; strength: number }[] = [];
+    const seen = new Set(seeds);
+    seeds.forEach((seed, rank) => {
+      const verse = this.verses[seed]!;
+      for (const link of links.strongest(verse.book, verse.chapter, verse.verse, 8)) {
+        if (link.votes < this.settings.crossrefMinVotes) continue;
+        const doc = this.byKey.get(coordinateKey(verse.source, link.book, link.chapter, link.verse));
+        if (doc === undefined || seen.has(doc) || this.verses[doc]!.text === "") continue;
+        seen.add(doc);
+        candidates.push({ doc, strength: link.votes / (rank + 1) });
+      }
+    });
+    return candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+  }
+
+  private toResult(doc: number, via: Via[], matchedTerms: string[], score: number, lexicalScore?: number, similarity?: number): SearchResult {
+    const verse = this.verses[doc]!;
+    const range = verse.verseEnd > verse.verse ? `${verse.verse}-${verse.verseEnd}` : String(verse.verse);
+    const name = bookByCode(verse.book)?.name ?? verse.bookName;
+    const result: SearchResult = {
+      ref: `${verse.book} ${verse.chapter}:${range}`,
+      reference: `${name} ${verse.chapter}:${range}`,
+      source: verse.source,
+      book: verse.book,
+      bookName: name,
+      chapter: verse.chapter,
+      verse: verse.verse,
+      verseEnd: verse.verseEnd,
+      text: verse.text,
+      contextBefore: verse.contextBefore,
+      contextAfter: verse.contextAfter,
+      via,
+      matchedTerms,
+      score,
+    };
+    if (lexicalScore !== undefined) result.lexicalScore = lexicalScore;
+    if (similarity !== undefined) result.similarity = similarity;
+    return result;
+  }
+}
+
+interface RankedHit {
+  doc: number;
+  score: number;
+  via: Via[];
+  matchedTerms: string[];
+  lexicalScore?: number | undefined;
+  similarity?: number | undefined;
+}
+
+function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
+  const votes = verses.map((verse) => links.inboundVotes(verse.book, verse.chapter, verse.verse));
+  const max = Math.log1p(Math.max(0, ...votes));
+  return Float32Array.from(votes, (v) => (max > 0 ? Math.log1p(Math.max(0, v)) / max : 0));
+}
+
+/** The query with the reference spans blanked out, so "o que diz João 3:16?" searches "o que diz". */
+function stripSpans(query: string, spans: readonly { start: number; end: number }[]): string {
+  let out = query;
+  for (const span of [...spans].sort((a, b) => b.start - a.start)) {
+    out = `${out.slice(0, span.start)} ${out.slice(span.end)}`;
+  }
+  return out;
+}
+
+/**
+ * Learns, from the corpus vocabulary, the accented spelling of words people type without
+ * accents: the most frequent accented word folding to it ("coracao" → "coração"). A word
+ * the corpus itself has unaccented is left alone.
+ */
+export function buildAccentRestorer(verses: readonly { text: string }[]): AccentRestorer {
+  const counts = new Map<string, number>();
+  for (const verse of verses) for (const word of splitWords(verse.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const best = new Map<string, { word: string; count: number }>();
+  for (const [word, count] of counts) {
+    const folded = foldAccents(word);
+    if (folded === word) continue;
+    const current = best.get(folded);
+    if (!current || count > current.count) best.set(folded, { word, count });
+  }
+  return (word) => {
+    const candidate = best.get(word);
+    if (!candidate) return word;
+    return (counts.get(word) ?? 0) >= candidate.count ? word : candidate.word;
+  };
+}

@@ -1,0 +1,108 @@
+import { averageMetrics, scoreRanking, type AggregateMetrics, type QueryMetrics } from "./metrics.js";
+
+/** One line of an evaluation file (format of eval/README.md). */
+export interface EvalQuery {
+  id: string;
+  type: string;
+  query: string;
+  relevant: string[];
+}
+
+export class EvalFileError extends Error {
+  readonly code = "eval_file_invalid";
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    detail: string,
+  ) {
+    super(`${file}:${line}: ${detail}`);
+    this.name = "EvalFileError";
+  }
+}
+
+export function parseEvalFile(text: string, file: string): EvalQuery[] {
+  const queries: EvalQuery[] = [];
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new EvalFileError(file, index + 1, "linha não é JSON válido");
+    }
+    const entry = value as Partial<EvalQuery>;
+    if (typeof entry.query !== "string" || typeof entry.type !== "string" || !Array.isArray(entry.relevant)) {
+      throw new EvalFileError(file, index + 1, 'esperados os campos "query" (texto), "type" (texto) e "relevant" (lista)');
+    }
+    queries.push({ id: String(entry.id ?? `q${index + 1}`), type: entry.type, query: entry.query, relevant: entry.relevant.map(String) });
+  });
+  return queries;
+}
+
+export interface EvalReport {
+  queries: number;
+  mode: string;
+  k: number;
+  overall: MetricsJson;
+  byType: Record<string, MetricsJson>;
+  offtopic: { n: number; empty: number };
+  perQuery: { id: string; type: string; query: string; ndcg: number; hit: number; top: string[] }[];
+}
+
+export type MetricsJson = { n: number } & Record<string, number>;
+
+/** Scores ranked verse ids (`BOOK C:V`) against the judgements; off-topic queries apart. */
+export function evaluateRankings(
+  queries: readonly EvalQuery[],
+  rankings: readonly (readonly string[])[],
+  k: number,
+  mode: string,
+): EvalReport {
+  const scored: { query: EvalQuery; metrics: QueryMetrics; ranked: readonly string[] }[] = [];
+  let offtopic = 0;
+  let offtopicEmpty = 0;
+  queries.forEach((query, i) => {
+    const ranked = rankings[i] ?? [];
+    if (query.type === "offtopic" || query.relevant.length === 0) {
+      offtopic++;
+      if (ranked.length === 0) offtopicEmpty++;
+      return;
+    }
+    scored.push({ query, metrics: scoreRanking(ranked, new Set(query.relevant), k), ranked });
+  });
+  const byType: Record<string, MetricsJson> = {};
+  for (const type of [...new Set(scored.map((s) => s.query.type))].sort()) {
+    byType[type] = toJson(averageMetrics(scored.filter((s) => s.query.type === type).map((s) => s.metrics)), k);
+  }
+  return {
+    queries: queries.length,
+    mode,
+    k,
+    overall: toJson(averageMetrics(scored.map((s) => s.metrics)), k),
+    byType,
+    offtopic: { n: offtopic, empty: offtopicEmpty },
+    perQuery: scored.map((s) => ({
+      id: s.query.id,
+      type: s.query.type,
+      query: s.query.query,
+      ndcg: round(s.metrics.ndcg),
+      hit: s.metrics.hit,
+      top: s.ranked.slice(0, 3) as string[],
+    })),
+  };
+}
+
+function toJson(metrics: AggregateMetrics, k: number): MetricsJson {
+  return {
+    n: metrics.n,
+    [`hit@${k}`]: round(metrics.hit),
+    [`recall@${k}`]: round(metrics.recall),
+    [`mrr@${k}`]: round(metrics.mrr),
+    [`ndcg@${k}`]: round(metrics.ndcg),
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

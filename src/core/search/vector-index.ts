@@ -1,0 +1,58 @@
+/**
+ * Exact nearest-neighbour search over one contiguous Float32Array (row i = document i).
+ * Vectors are unit length, so the dot product is the cosine. A zero row (a document the
+ * model has no terms for, or no vector yet) never matches.
+ */
+export interface VectorHit {
+  doc: number;
+  similarity: number;
+}
+
+export class VectorIndex {
+  constructor(
+    readonly matrix: Float32Array,
+    readonly dimensions: number,
+  ) {
+    if (dimensions <= 0 || matrix.length % dimensions !== 0) {
+      throw new Error(`vector matrix of ${matrix.length} floats does not split into rows of ${dimensions}`);
+    }
+  }
+
+  get size(): number {
+    return this.matrix.length / this.dimensions;
+  }
+
+  /** The best `limit` documents with similarity ≥ `minSimilarity`, best first, ties by id. */
+  search(query: Float32Array, limit: number, minSimilarity: number, allowed?: (doc: number) => boolean): VectorHit[] {
+    if (limit <= 0 || isZero(query)) return [];
+    const { matrix, dimensions } = this;
+    const rows = this.size;
+    // A bounded min-heap would save little at 31k rows; a threshold-pruned array keeps it simple.
+    const best: VectorHit[] = [];
+    let floor = minSimilarity;
+    for (let row = 0; row < rows; row++) {
+      const offset = row * dimensions;
+      let dot = 0;
+      for (let d = 0; d < dimensions; d++) dot += matrix[offset + d]! * query[d]!;
+      if (dot < floor || dot === 0) continue;
+      if (allowed && !allowed(row)) continue;
+      best.push({ doc: row, similarity: dot });
+      if (best.length >= limit * 4) {
+        best.sort(byBest);
+        best.length = limit;
+        floor = Math.max(minSimilarity, best[limit - 1]!.similarity);
+      }
+    }
+    best.sort(byBest);
+    return best.slice(0, limit);
+  }
+}
+
+function byBest(a: VectorHit, b: VectorHit): number {
+  return b.similarity - a.similarity || a.doc - b.doc;
+}
+
+function isZero(vector: Float32Array): boolean {
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) return false;
+  return true;
+}

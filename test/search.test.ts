@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyze } from "../src/core/analysis/index.js";
+import { SearchEngine, type EngineVerse, type SearchResponse } from "../src/core/search/engine.js";
+import { openBibleEngine } from "./support/bible-index.js";
+
+let loaded: Awaited<ReturnType<typeof openBibleEngine>>;
+beforeAll(async () => {
+  loaded = await openBibleEngine();
+}, 180_000);
+afterAll(() => loaded?.close());
+
+const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
+
+describe("the real Bible index", () => {
+  it("holds all 31,102 verses with a dense side learned from the corpus", () => {
+    expect(loaded.engine.size).toBe(31_102);
+    expect(loaded.engine.denseAvailable).toBe(true);
+    expect(loaded.embedder?.id).toMatch(/^lsa:/);
+    expect(loaded.lexicalReady).toBe(true);
+  });
+});
+
+describe("explicit references are answered by metadata first", () => {
+  it("João 3:16 comes first, from the reference, deterministically", async () => {
+    for (const query of ["João 3:16", "o que diz Jo 3.16?", "joão 3,16"]) {
+      const response = await loaded.engine.search(query);
+      expect(response.results[0]!.ref).toBe("JHN 3:16");
+      expect(response.results[0]!.via).toEqual(["reference"]);
+      expect(response.results[0]!.text).toMatch(/^Porque Deus amou o mundo/);
+    }
+  });
+
+  it("a whole chapter, a range and a list resolve in order", async () => {
+    expect(refs(await loaded.engine.search("Salmo 23", { k: 6 }))).toEqual(["PSA 23:1", "PSA 23:2", "PSA 23:3", "PSA 23:4", "PSA 23:5", "PSA 23:6"]);
+    expect(refs(await loaded.engine.search("1 Co 13:4-7", { k: 4 }))).toEqual(["1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"]);
+    expect(refs(await loaded.engine.search("Rm 3:23; 6:23", { k: 2 }))).toEqual(["ROM 3:23", "ROM 6:23"]);
+  });
+
+  it("a reference outside the book is reported as not existing, never clamped", async () => {
+    const response = await loaded.engine.search("João 30:1");
+    expect(response.references).toHaveLength(1);
+    expect(response.references[0]!.ok).toBe(false);
+    expect(response.references[0]!.message).toMatch(/30/);
+    expect(response.results.some((r) => r.book === "JHN" && r.chapter === 21)).toBe(false);
+  });
+});
+
+describe("hybrid retrieval", () => {
+  it("finds Mt 5:44 for 'amar os inimigos' (amar meets amai)", async () => {
+    const response = await loaded.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 6 });
+    expect(refs(response).slice(0, 3)).toContain("MAT 5:44");
+    const hit = response.results.find((r) => r.ref === "MAT 5:44")!;
+    expect(hit.matchedTerms).toEqual(expect.arrayContaining(analyze("amar inimigos")));
+  });
+
+  it("keeps lexical-only hits within MAX_KEYWORD_ONLY, confirmed hits apart", async () => {
+    for (const query of ["estou com medo do futuro", "a parábola do semeador", "Davi e Golias"]) {
+      const response = await loaded.engine.search(query, { k: 10 });
+      const keywordOnly = response.results.filter((r) => r.via.length === 1 && r.via[0] === "lexical");
+      expect(keywordOnly.length).toBeLessThanOrEqual(2);
+      expect(response.results).toHaveLength(10);
+    }
+  });
+
+  it("reports the matched terms and both scores of a hit both sides found", async () => {
+    const response = await loaded.engine.search("no princípio criou Deus os céus e a terra", { k: 6 });
+    const first = response.results[0]!;
+    expect(first.ref).toBe("GEN 1:1");
+    expect(first.via).toEqual(["lexical", "dense"]);
+    expect(first.lexicalScore).toBeGreaterThan(0);
+    expect(first.similarity).toBeGreaterThan(0);
+  });
+
+  it("gives nothing, without crashing, for empty and stopword-only queries", async () => {
+    for (const query of ["", "   ", "o que é que nós somos", "?!"]) {
+      const response = await loaded.engine.search(query);
+      expect(response.results).toEqual([]);
+    }
+  });
+
+  it("a similarity floor cannot tell off-topic questions apart (measured lesson)", async () => {
+    const topSimilarity = async (query: string) => (await loaded.engine.search(query, { k: 1, mode: "dense" })).results[0]?.similarity ?? 0;
+    const offTopic = ["qual é a capital da França?", "como configurar meu roteador wifi", "receita de bolo de cenoura", "quem ganhou a copa do mundo de 2002?"];
+    const onTopic = ["o amor de Deus", "perdão dos pecados", "a fé de Abraão", "o bom pastor"];
+    const offScores = await Promise.all(offTopic.map(topSimilarity));
+    const onScores = await Promise.all(onTopic.map(topSimilarity));
+    // No threshold blocks every off-topic question while letting every on-topic one through.
+    expect(Math.max(...offScores)).toBeGreaterThanOrEqual(Math.min(...onScores));
+  });
+});
+
+describe("without embeddings", () => {
+  it("degrades cleanly to lexical order, and says so", async () => {
+    const lexical = await loaded.engine.search("amai vossos inimigos", { k: 6, mode: "lexical" });
+    const noDense = new SearchEngine(loaded.engine.verses, undefined, { denseUnavailableReason: "EMBEDDING_MODEL=none" });
+    const response = await noDense.search("amai vossos inimigos", { k: 6 });
+    expect(response.mode).toBe("lexical");
+    expect(response.notices.join(" ")).toMatch(/Busca semântica indisponível/);
+    expect(response.results.every((r) => r.via.length === 1 && r.via[0] === "lexical")).toBe(true);
+    expect(refs(response)[0]).toBe(refs(lexical)[0]);
+  });
+});
+
+describe("BM25 indexes the verse alone, never the window (measured lesson)", () => {
+  it("indexing the window would sink Mt 5:44 for 'amar os inimigos'", async () => {
+    const query = "amar os inimigos";
+    const verseOnly = new SearchEngine(loaded.engine.verses, undefined, {}, { ...loaded.engine.settings, phraseWeight: 0 });
+    const windowed: EngineVerse[] = loaded.engine.verses.map((v) => ({
+      ...v,
+      terms: analyze([v.contextBefore, v.text, v.contextAfter].join(" ")),
+    }));
+    const windowEngine = new SearchEngine(windowed, undefined, {}, { ...loaded.engine.settings, phraseWeight: 0 });
+    const rankOf = async (engine: SearchEngine) => refs(await engine.search(query, { k: 50, mode: "lexical" })).indexOf("MAT 5:44") + 1;
+    const verseRank = await rankOf(verseOnly);
+    const windowRank = await rankOf(windowEngine);
+    expect(verseRank).toBeGreaterThan(0);
+    expect(verseRank).toBeLessThanOrEqual(3);
+    expect(windowRank === 0 || windowRank > verseRank).toBe(true);
+  });
+});
