@@ -1,0 +1,1015 @@
+/**
+ * Bible references in Brazilian Portuguese: parsing, scanning free text, formatting, and checking
+ * a reference against a versification.
+ *
+ * Accepted forms (book spellings: see ./books.ts):
+ *   João 3:16 · Jo 3.16 · João 3,16 · Jo 3:16-18 · 1 Co 13:4-7 · Salmo 23 · Gn 1-2
+ *   Rm 3:23; 6:23 · Jo 3:16,18 · Gn 1:31-2:3 (also with – or —) · Gn 1:31 – 2:3
+ *   João capítulo 3 versículo 16 · João 3, versículos 16 a 18 · Jo 3:16a (a/b/c/ss suffix ignored)
+ *
+ * Separators. Between chapter and verse: `:`, `.` or `,` (Brazilian "Jo 3,16"), no spaces.
+ * Verse lists inside one chapter use `,` after a `:`/`.` reference ("Jo 3:16,18") and `.` after a
+ * `,` reference (Catholic style "Jo 3,16.18"); a new chapter of the same book follows `;`
+ * ("Rm 3:23; 6:23"), or `,` when it is written chapter:verse ("Jo 3:16, 4:1"), or " e " plus
+ * chapter:verse ("Rm 3:23 e 6:23"). A list item that is the ordinal of a following book is not
+ * taken ("Jo 3:16, 1 Jo 4:8" is two matches). Ranges use an unspaced dash; a spaced dash is only
+ * accepted before a full chapter:verse ("Gn 1:31 – 2:3"), because " - " is common punctuation.
+ * "a"/"até"/"ao" make ranges after a verse ("Jo 3:16 a 18") or in the "capítulo" form.
+ *
+ * Numbers: 1–3 digits, no leading zero; "Sl 23.000" and "Os 3,5 milhões"-like decimals are not
+ * references. Single-chapter books (Obadias, Filemom, 2 João, 3 João, Judas) are cited by verse:
+ * a bare number is a verse ("Judas 3" = Judas 1:3, "Jd 3-5"), except a lone "1", which is the
+ * (only) chapter ("Obadias 1"). Canonical output always writes the chapter: "Judas 1:3".
+ *
+ * Free-text scanning (`findReferences`) rules, to keep ordinary Portuguese out:
+ *   1. A book needs a chapter number: "Jó sofreu", "Atos dos Apóstolos" are not references.
+ *   2. The book starts a word and the numbers end one: "Gn1", "3h", "23ª", "5%" do not match.
+ *      The book and the number are separated by a space or by an abbreviation period ("Gn.1");
+ *      full names never take a period ("João. 3 pessoas" is not a reference).
+ *   3. Names that are also words obey their class (books.ts `AliasKind`):
+ *      - strict ("os", "na", "num", "ex", "ed", "mal"): initial capital AND
+ *        chapter:verse with `:` (or `.` with a 1-2 digit verse) or the "capítulo" form:
+ *        "Os 6:6", "Na 1:7" match; "os 3 homens", "Os 3 homens", "Na 2ª feira", "Os 3.000",
+ *        "Ex. 1:", "Mal 3 dias" do not.
+ *      - capital ("atos", "números", "juízes", "marcos", "is", "at", "rm", "mt", "ml", "ap", …):
+ *        initial capital, or chapter:verse with `:`/`.`: "Atos 2", "atos 2:38" match;
+ *        "os números 3 e 4", "200 ml 3 vezes" do not. For both classes an all-caps
+ *        abbreviation is not "capitalised" ("FM 98", "AM 980", "OS 3").
+ *      - free: everything else ("Gn 1", "jo 3:16", "salmo 23").
+ *      A numbered book is always free ("1 co 13").
+ *   Jó vs Jo: the accent decides (Jó = Job, Jo = João), in every case form.
+ * `parseReference` parses a whole string that the caller says is a reference: it ignores the
+ * classes of rule 3 and accepts a glued number ("jo3:16").
+ *
+ * Known limit: a list number is taken as a verse whenever it can be one, so in "Jo 3:16, 2 vezes"
+ * the "2" becomes João 3:2 (an ordinal of a following book is recognised: "Jo 3:16, 2 Co 5:17").
+ *
+ * Offsets are UTF-16 indices into the original string (text.slice(start, end) is the match).
+ * Input is expected in NFC (precomposed accents), which is what LLMs and browsers produce.
+ */
+import {
+  type AliasHit,
+  type AliasKind,
+  type BookInfo,
+  BOOKS,
+  BOOK_STEMS,
+  aliasKind,
+  bookByCode,
+  bookSpellings,
+  foldText,
+  lookupNumbered,
+  lookupUnnumbered,
+  ordinalValue,
+  resolveBookName,
+} from "./books.js";
+
+/** One contiguous span. A whole chapter (or chapter range) has no verses. */
+export interface BibleReference {
+  /** USFX book code ("JHN"). */
+  book: string;
+  chapterStart: number;
+  verseStart?: number;
+  chapterEnd: number;
+  verseEnd?: number;
+}
+
+/** A reference found in free text: `text === source.slice(start, end)`; a list gives several spans. */
+export interface ReferenceMatch {
+  text: string;
+  start: number;
+  end: number;
+  references: BibleReference[];
+}
+
+export type ParseErrorCode = "empty" | "unknown_book" | "missing_chapter" | "invalid_syntax";
+
+export type ParseResult =
+  | { ok: true; book: BookInfo; references: BibleReference[] }
+  | { ok: false; code: ParseErrorCode; message: string };
+
+/** Verse count (highest verse number) per chapter, index 0 = chapter 1, by book code. */
+export type Versification = ReadonlyMap<string /* book code */, readonly number[]>;
+
+export type ValidationResult =
+  | { ok: true }
+  | {
+      ok: false;
+      code: "unknown_book" | "unknown_chapter" | "unknown_verse" | "inverted_range";
+      message: string;
+    };
+
+// ---------------------------------------------------------------------------------------------
+// Precompiled patterns (built once from the book tables)
+// ---------------------------------------------------------------------------------------------
+
+/** Horizontal white space (a reference never spans a line break). */
+const H = "[\\t \\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]";
+const H_CHARS = new Set(["\t", " ", "\u00a0", "\u1680", "\u202f", "\u205f", "\u3000"]);
+for (let c = 0x2000; c <= 0x200a; c++) H_CHARS.add(String.fromCharCode(c));
+const DASHES = new Set(["-", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"]);
+
+interface TrieNode {
+  terminal: boolean;
+  /** Some spelling ending here is an abbreviation (may be followed by a period). */
+  abbreviation: boolean;
+  children: Map<string, TrieNode>;
+}
+
+function newNode(): TrieNode {
+  return { terminal: false, abbreviation: false, children: new Map() };
+}
+
+function trieInsert(root: TrieNode, word: string, abbreviation = false): void {
+  let node = root;
+  for (const ch of word) {
+    let next = node.children.get(ch);
+    if (!next) node.children.set(ch, (next = newNode()));
+    node = next;
+  }
+  node.terminal = true;
+  if (abbreviation) node.abbreviation = true;
+}
+
+/** Regex source matching exactly the words of the trie, preferring the longest. */
+function trieToRegex(node: TrieNode): string {
+  const alts = [...node.children.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([ch, child]) => (ch === " " ? `${H}+` : ch) + trieToRegex(child));
+  if (alts.length === 0) return "";
+  const body = alts.length === 1 ? (alts[0] as string) : `(?:${alts.join("|")})`;
+  return node.terminal ? `(?:${body})?` : body;
+}
+
+const ALIAS_SOURCE = (() => {
+  const root = newNode();
+  for (const stem of BOOK_STEMS) {
+    if (!/^[a-z]+(?: [a-z]+)*$/.test(stem)) throw new Error(`references.ts: unexpected stem "${stem}"`);
+    trieInsert(root, stem);
+  }
+  return trieToRegex(root);
+})();
+
+/** Ordinal prefix (folded): group 1 a digit form, group 2 a roman numeral or a word. */
+const PREFIX_SOURCE = `(?:([1-3](?:[ªºao]|\\.[ªº])?)${H}*|(iii|ii|i|primeir[ao]|segund[ao]|terceir[ao])${H}+)`;
+
+/**
+ * A book header on the folded text: [ordinal] alias [.] [space], followed by a chapter digit or
+ * "cap". Groups: 1/2 ordinal, 3 alias, 4 period, 5 gap.
+ */
+const HEADER_SOURCE = `(?<![\\p{L}\\p{N}])(?:${PREFIX_SOURCE})?(${ALIAS_SOURCE})(?!\\p{L})(\\.?)(${H}*)(?=[0-9]|cap)`;
+const HEADER_GLOBAL = new RegExp(HEADER_SOURCE, "gdu");
+const HEADER_STICKY = new RegExp(HEADER_SOURCE, "ydu");
+/** A book name without the chapter look-ahead (to classify parse failures). */
+const BOOK_ONLY_STICKY = new RegExp(`(?:${PREFIX_SOURCE})?(${ALIAS_SOURCE})(?!\\p{L})`, "ydu");
+/** Trie of the folded stems of the header regex, for the parser's hand-written look-ahead. */
+const STEM_TRIE = (() => {
+  const root = newNode();
+  for (const stem of BOOK_STEMS) trieInsert(root, stem);
+  return root;
+})();
+
+/** Trie of every full header spelling (ordinal + stem), folded, for streaming prefixes. */
+const HEADER_TRIE = (() => {
+  const root = newNode();
+  for (const book of BOOKS) {
+    for (const { text, abbreviation } of bookSpellings(book)) {
+      trieInsert(root, foldText(text).replace(/\s+/g, " "), abbreviation);
+    }
+  }
+  return root;
+})();
+
+const LETTER = /\p{L}/u;
+
+function isLetter(c: string): boolean {
+  if (c === "") return false;
+  const code = c.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  return LETTER.test(c);
+}
+
+function isDigit(c: string): boolean {
+  return c >= "0" && c <= "9" && c.length === 1;
+}
+
+function isUpper(c: string): boolean {
+  return c !== c.toLowerCase();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The number grammar after a book name
+// ---------------------------------------------------------------------------------------------
+
+interface Num {
+  value: number;
+  end: number;
+  digits: number;
+}
+
+const INVALID = "invalid" as const;
+type NumResult = Num | undefined | typeof INVALID;
+
+/** How chapter and verse were separated in an item. `none`: no verse; `kw`: "versículo". */
+type Sep = ":" | "." | "," | "kw" | "none";
+
+interface Item {
+  ref: BibleReference;
+  sep: Sep;
+  end: number;
+  /** Digits of the first verse (for the strict-class rule on "."). */
+  verseDigits: number;
+}
+
+function makeRef(book: string, cs: number, vs: number | undefined, ce: number, ve: number | undefined): BibleReference {
+  const ref: BibleReference = { book, chapterStart: cs, chapterEnd: ce };
+  if (vs !== undefined) ref.verseStart = vs;
+  if (ve !== undefined) ref.verseEnd = ve;
+  return ref;
+}
+
+const CHAPTER_WORDS = ["capitulos", "capitulo", "cap"];
+const VERSE_WORDS = ["versiculos", "versiculo", "vers", "vv", "v"];
+const RANGE_WORDS = ["ate", "ao", "a"];
+
+/**
+ * Recursive-descent parser over the folded text, starting after the book name. Records whether
+ * it ever looked past the end of the text (`hitEnd`): then more characters could change the
+ * result, which is what `referencePrefixLength` needs.
+ */
+class TailParser {
+  hitEnd = false;
+  /** Furthest index examined: the result depends on nothing after it. */
+  maxRead = -1;
+  private readonly len: number;
+
+  constructor(
+    private readonly folded: string,
+    private readonly book: BookInfo,
+  ) {
+    this.len = folded.length;
+  }
+
+  private ch(i: number): string {
+    if (i > this.maxRead) this.maxRead = i;
+    if (i >= this.len) {
+      this.hitEnd = true;
+      return "";
+    }
+    return this.folded[i] as string;
+  }
+
+  private skipH(i: number): number {
+    while (H_CHARS.has(this.ch(i))) i++;
+    return i;
+  }
+
+  /** Position after literal `s` at i, or -1. */
+  private lit(i: number, s: string): number {
+    for (let k = 0; k < s.length; k++) if (this.ch(i + k) !== s[k]) return -1;
+    return i + s.length;
+  }
+
+  /** Position after one of `words` at i, ending a word; or -1. */
+  private word(i: number, words: readonly string[]): number {
+    for (const w of words) {
+      const r = this.lit(i, w);
+      if (r >= 0 && !isLetter(this.ch(r))) return r;
+    }
+    return -1;
+  }
+
+  /** 1-3 digits without a leading zero; INVALID as soon as the digits cannot be a number. */
+  private num(i: number): NumResult {
+    const first = this.ch(i);
+    if (!isDigit(first)) return undefined;
+    if (first === "0") return INVALID;
+    let j = i + 1;
+    while (isDigit(this.ch(j))) {
+      if (++j - i > 3) return INVALID;
+    }
+    return { value: Number(this.folded.slice(i, j)), end: j, digits: j - i };
+  }
+
+  /** A number that ends a token: not followed by a letter, "%" or "‰". */
+  private plainEndOk(i: number): boolean {
+    const c = this.ch(i);
+    return !isLetter(c) && c !== "%" && c !== "‰";
+  }
+
+  /** End of a verse number, swallowing an a/b/c or "ss" suffix; -1 when a letter follows. */
+  private verseEnd(i: number): number {
+    const c = this.ch(i);
+    if (c === "a" || c === "b" || c === "c") return this.plainEndOk(i + 1) ? i + 1 : -1;
+    if (c === "s" && this.ch(i + 1) === "s") return this.plainEndOk(i + 2) ? i + 2 : -1;
+    return this.plainEndOk(i) ? i : -1;
+  }
+
+  /** A number at i that is not the ordinal of a following book ("…, 1 Jo 4:8"). */
+  private listNum(i: number): NumResult {
+    const n = this.num(i);
+    if (n && n !== INVALID && n.value <= 3 && this.bookFollows(n.end)) return undefined;
+    return n;
+  }
+
+  /** After an ordinal digit ending at i: optional "ª"/"º"/"a"/"o", space, then a book name. */
+  private bookFollows(i: number): boolean {
+    if (this.stemAt(this.skipH(i))) return true;
+    const c = this.ch(i);
+    if (c === "ª" || c === "º" || c === "a" || c === "o") return this.stemAt(this.skipH(i + 1));
+    if (c === "." && (this.ch(i + 1) === "ª" || this.ch(i + 1) === "º")) return this.stemAt(this.skipH(i + 2));
+    return false;
+  }
+
+  /** A book stem (any spelling without ordinal) ending a word at i. */
+  private stemAt(i: number): boolean {
+    let node = STEM_TRIE;
+    let p = i;
+    for (;;) {
+      let c = this.ch(p);
+      let width = 1;
+      if (H_CHARS.has(c)) {
+        while (H_CHARS.has(this.ch(p + width))) width++;
+        c = " ";
+      }
+      if (node.terminal && p > i && !isLetter(c)) return true;
+      const next = c === "" ? undefined : node.children.get(c);
+      if (!next) return false;
+      node = next;
+      p += width;
+    }
+  }
+
+  /** "capítulo(s)"/"cap." + space before a digit: position of the digit, or -1. */
+  private chapterKeyword(i: number): number {
+    for (const w of CHAPTER_WORDS) {
+      let r = this.lit(i, w);
+      if (r < 0 || isLetter(this.ch(r))) continue;
+      if (w === "cap" && this.ch(r) === ".") r++;
+      r = this.skipH(r);
+      if (isDigit(this.ch(r))) return r;
+    }
+    return -1;
+  }
+
+  /** "[,] versículo(s)/vers./vv./v." + space before a digit: position of the digit, or -1. */
+  private verseKeyword(i: number): number {
+    let q = i;
+    if (this.ch(q) === ",") q++;
+    q = this.skipH(q);
+    for (const w of VERSE_WORDS) {
+      let r = this.lit(q, w);
+      if (r < 0 || isLetter(this.ch(r))) continue;
+      if (this.ch(r) === ".") r++;
+      r = this.skipH(r);
+      if (isDigit(this.ch(r))) return r;
+    }
+    return -1;
+  }
+
+  /**
+   * A verse after chapter number ending at i. `seps`: separators allowed here. Returns the sep,
+   * the verse and the position after it; INVALID for a decimal-like number ("23.000").
+   */
+  private verseAfterChapter(
+    i: number,
+    seps: string,
+    keywords: boolean,
+  ): { sep: Sep; verse: Num; end: number } | undefined | typeof INVALID {
+    const c = this.ch(i);
+    if (c !== "" && seps.includes(c)) {
+      const v = this.num(i + 1);
+      if (v === INVALID) return INVALID;
+      if (v) {
+        const end = this.verseEnd(v.end);
+        if (end < 0) return INVALID;
+        return { sep: c as Sep, verse: v, end };
+      }
+    }
+    if (keywords) {
+      const q = this.verseKeyword(i);
+      if (q >= 0) {
+        const v = this.num(q);
+        if (v && v !== INVALID) {
+          const end = this.verseEnd(v.end);
+          if (end >= 0) return { sep: "kw", verse: v, end };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Range after a verse: "-18", "-2:3", " – 2:3", " a 18". `sep` is the chapter:verse separator
+   * in force (for the cross-chapter form). Returns the end chapter/verse and position.
+   */
+  private verseRange(
+    chapter: number,
+    i: number,
+    sep: Sep,
+    keywords: boolean,
+  ): { chapterEnd: number; verseEnd: number; end: number } | undefined {
+    const sepChar = sep === ":" || sep === "." || sep === "," ? sep : sep === "none" ? ":" : undefined;
+    const crossAt = (n: Num): { chapterEnd: number; verseEnd: number; end: number } | undefined => {
+      if (sepChar === undefined || this.ch(n.end) !== sepChar) return undefined;
+      const v = this.num(n.end + 1);
+      if (!v || v === INVALID) return undefined;
+      const end = this.verseEnd(v.end);
+      return end < 0 ? undefined : { chapterEnd: n.value, verseEnd: v.value, end };
+    };
+    // unspaced dash: verse range or cross-chapter
+    if (DASHES.has(this.ch(i))) {
+      const n = this.num(i + 1);
+      if (n && n !== INVALID) {
+        const cross = crossAt(n);
+        if (cross) return cross;
+        const end = this.verseEnd(n.end);
+        if (end >= 0 && !(sepChar !== undefined && this.ch(end) === sepChar && isDigit(this.ch(end + 1)))) {
+          return { chapterEnd: chapter, verseEnd: n.value, end };
+        }
+      }
+    }
+    const q = this.skipH(i);
+    if (q === i) return undefined;
+    // spaced dash: only before a full chapter:verse
+    if (DASHES.has(this.ch(q))) {
+      const n = this.num(this.skipH(q + 1));
+      if (n && n !== INVALID) return crossAt(n);
+      return undefined;
+    }
+    // word range: "a 18", "até 18", "ao 18"
+    const r = this.word(q, RANGE_WORDS);
+    if (r >= 0 && H_CHARS.has(this.ch(r))) {
+      const n = this.num(this.skipH(r));
+      if (n && n !== INVALID) {
+        const cross = keywords ? undefined : crossAt(n);
+        if (cross) return cross;
+        const end = this.verseEnd(n.end);
+        if (end >= 0) return { chapterEnd: chapter, verseEnd: n.value, end };
+      }
+    }
+    return undefined;
+  }
+
+  /** Range after a bare chapter: "-2", "-2:3" (from verse 1), " – 2:3", "capítulos 1 a 3". */
+  private chapterRange(
+    i: number,
+    keywords: boolean,
+  ): { chapterEnd: number; verseEnd?: number; sep?: Sep; end: number } | undefined {
+    const cross = (n: Num): { chapterEnd: number; verseEnd: number; sep: Sep; end: number } | undefined => {
+      const c = this.ch(n.end);
+      if (c !== ":" && c !== ".") return undefined;
+      const v = this.num(n.end + 1);
+      if (!v || v === INVALID) return undefined;
+      const end = this.verseEnd(v.end);
+      return end < 0 ? undefined : { chapterEnd: n.value, verseEnd: v.value, sep: c, end };
+    };
+    if (DASHES.has(this.ch(i))) {
+      const n = this.num(i + 1);
+      if (n && n !== INVALID) {
+        const x = cross(n);
+        if (x) return x;
+        const after = this.ch(n.end);
+        const decimal = (after === "," || after === "." || after === ":") && isDigit(this.ch(n.end + 1));
+        if (this.plainEndOk(n.end) && !decimal) return { chapterEnd: n.value, end: n.end };
+      }
+    }
+    const q = this.skipH(i);
+    if (q === i) return undefined;
+    if (DASHES.has(this.ch(q))) {
+      const n = this.num(this.skipH(q + 1));
+      return n && n !== INVALID ? cross(n) : undefined;
+    }
+    if (keywords) {
+      const r = this.word(q, RANGE_WORDS);
+      if (r >= 0 && H_CHARS.has(this.ch(r))) {
+        const n = this.num(this.skipH(r));
+        if (n && n !== INVALID && this.plainEndOk(n.end)) return { chapterEnd: n.value, end: n.end };
+      }
+    }
+    return undefined;
+  }
+
+  /** A verse (list item) in `chapter` at i, with an optional range. */
+  private verseItem(chapter: number, v: Num, afterVerse: number, sep: Sep, keywords: boolean): Item {
+    const range = this.verseRange(chapter, afterVerse, sep, keywords);
+    const code = this.book.code;
+    if (range) {
+      return {
+        ref: makeRef(code, chapter, v.value, range.chapterEnd, range.verseEnd),
+        sep,
+        end: range.end,
+        verseDigits: v.digits,
+      };
+    }
+    return { ref: makeRef(code, chapter, v.value, chapter, v.value), sep, end: afterVerse, verseDigits: v.digits };
+  }
+
+  /**
+   * A chapter-level item at i: chapter, optional verse part, optional range. `first` enables
+   * the keyword forms and the single-chapter "lone 1" rule.
+   */
+  private chapterItem(i: number, seps: string, first: boolean): Item | undefined {
+    let p = i;
+    let keywords = false;
+    if (first) {
+      const k = this.chapterKeyword(p);
+      if (k >= 0) {
+        keywords = true;
+        p = k;
+      }
+    }
+    const c = first ? this.num(p) : this.listNum(p);
+    if (!c || c === INVALID) return undefined;
+    const code = this.book.code;
+    const verse = this.verseAfterChapter(c.end, seps, first);
+    if (verse === INVALID) return undefined;
+    if (verse) return this.verseItem(c.value, verse.verse, verse.end, verse.sep, keywords || verse.sep === "kw");
+    if (this.book.chapters === 1 && !keywords) {
+      // Single-chapter book: a bare number is a verse, except a lone "1" (the chapter).
+      const end = this.verseEnd(c.end);
+      if (end < 0) return undefined;
+      const item = this.verseItem(1, c, end, "none", false);
+      if (c.value === 1 && end === c.end && item.end === end) {
+        return { ref: makeRef(code, 1, undefined, 1, undefined), sep: "none", end, verseDigits: 0 };
+      }
+      return item;
+    }
+    if (!this.plainEndOk(c.end)) return undefined;
+    const range = this.chapterRange(c.end, keywords);
+    if (range) {
+      const vs = range.verseEnd === undefined ? undefined : 1;
+      return {
+        ref: makeRef(code, c.value, vs, range.chapterEnd, range.verseEnd),
+        sep: range.sep ?? (keywords ? "kw" : "none"),
+        end: range.end,
+        verseDigits: 0,
+      };
+    }
+    return {
+      ref: makeRef(code, c.value, undefined, c.value, undefined),
+      sep: keywords ? "kw" : "none",
+      end: c.end,
+      verseDigits: 0,
+    };
+  }
+
+  /** Parses the whole tail at `start`. */
+  parse(start: number): Item[] | undefined {
+    const first = this.chapterItem(start, ":.,", true);
+    if (!first) return undefined;
+    const items: Item[] = [first];
+    let p = first.end;
+    for (;;) {
+      const last = items[items.length - 1] as Item;
+      const style = last.sep;
+      const hasVerse = last.ref.verseEnd !== undefined;
+      const seps = style === "," ? ":.," : ":.";
+      let next: Item | undefined;
+      const c = this.ch(p);
+      if (c === ";") {
+        next = this.chapterItem(this.skipH(p + 1), seps, false);
+      } else if (hasVerse && c === (style === "," ? "." : ",")) {
+        next = this.listItem(this.skipH(p + 1), last, seps);
+      } else {
+        // " e 6:23" (after a ":" reference), " e 18" (after the "versículo" form)
+        const q = this.skipH(p);
+        if (q > p && (style === ":" || (style === "kw" && hasVerse))) {
+          const r = this.word(q, ["e"]);
+          if (r >= 0 && H_CHARS.has(this.ch(r))) {
+            const s = this.skipH(r);
+            if (style === "kw") {
+              next = this.listItem(s, last, "");
+            } else {
+              const item = this.chapterItem(s, ":", false);
+              if (item && item.sep === ":") next = item;
+            }
+          }
+        }
+      }
+      if (!next) break;
+      items.push(next);
+      p = next.end;
+    }
+    return items;
+  }
+
+  /** After a list separator: "18", "18-20" (same chapter) or "4:1" (new chapter). */
+  private listItem(i: number, last: Item, seps: string): Item | undefined {
+    const n = this.listNum(i);
+    if (!n || n === INVALID) return undefined;
+    const c = this.ch(n.end);
+    if (c !== "" && seps.includes(c) && c !== (last.sep === "," ? "." : ",") && isDigit(this.ch(n.end + 1))) {
+      return this.chapterItem(i, seps, false);
+    }
+    const end = this.verseEnd(n.end);
+    if (end < 0) return undefined;
+    return this.verseItem(last.ref.chapterEnd, n, end, last.sep, last.sep === "kw");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching a header + tail
+// ---------------------------------------------------------------------------------------------
+
+type Mode = "free" | "whole";
+
+interface Attempt {
+  match?: ReferenceMatch;
+  hit?: AliasHit;
+  /** Start of the candidate (ordinal or alias). */
+  start: number;
+  /** More text could make (or extend) a reference starting here. */
+  open: boolean;
+  /** Furthest index examined: the outcome does not depend on anything after it. */
+  maxRead: number;
+}
+
+function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): Attempt {
+  const indices = m.indices as RegExpIndicesArray;
+  const [aliasStart, aliasEnd] = indices[3] as [number, number];
+  const gapEnd = (indices[5] as [number, number])[1];
+  // A rejection before the tail is parsed depends on the header only: cut at gapEnd, the
+  // header (which needs a digit there) would not match either.
+  const maxRead = gapEnd - 1;
+  const ordinal = m[1] ?? m[2];
+  let start = m.index;
+  let hit: AliasHit | undefined;
+  let numbered = false;
+  const alias = text.slice(aliasStart, aliasEnd);
+  if (ordinal !== undefined) {
+    const n = ordinalValue(ordinal);
+    hit = n === undefined ? undefined : lookupNumbered(n, alias);
+    if (hit) numbered = true;
+    else {
+      // Not a numbered book ("1 Gn"): the name alone, if it starts a word.
+      const before = text[aliasStart - 1] ?? "";
+      if (isLetter(before) || isDigit(before)) return { start, open: false, maxRead };
+      start = aliasStart;
+    }
+  }
+  hit ??= lookupUnnumbered(alias);
+  if (!hit) return { start, open: false, maxRead };
+
+  const period = m[4] === ".";
+  const gap = m[5] ?? "";
+  let kind: AliasKind = numbered ? "free" : aliasKind(alias);
+  if (mode === "whole") kind = "free";
+  else {
+    if (!period && gap === "") return { start, open: false, maxRead };
+    if (period && !hit.abbreviation) return { start, open: false, maxRead };
+  }
+  // Initial capital; an all-caps abbreviation ("FM 98", "AM 980") is an acronym, not a book.
+  const capital =
+    isUpper(text[aliasStart] as string) && !(hit.abbreviation && alias.length > 1 && alias === alias.toUpperCase());
+  if (kind === "strict" && !capital) return { start, open: false, maxRead }; // can never become one
+
+  const parser = new TailParser(folded, hit.book);
+  const items = parser.parse(gapEnd);
+  const open = parser.hitEnd;
+  const read = Math.max(gapEnd, parser.maxRead);
+  if (!items) return { start, hit, open, maxRead: read };
+  const first = items[0] as Item;
+  let accepted = true;
+  if (kind === "strict") {
+    accepted = first.sep === ":" || first.sep === "kw" || (first.sep === "." && first.verseDigits <= 2);
+  } else if (kind === "capital" && !capital) {
+    accepted = first.sep === ":" || first.sep === "." || first.sep === "kw";
+  }
+  if (!accepted) return { start, hit, open, maxRead: read };
+  const end = (items[items.length - 1] as Item).end;
+  return {
+    start,
+    hit,
+    open,
+    maxRead: read,
+    match: { text: text.slice(start, end), start, end, references: items.map((it) => it.ref) },
+  };
+}
+
+/**
+ * Every reference in free text, in order, with UTF-16 offsets into `text`. See the module
+ * comment for the rules that keep ordinary words ("os 3 homens", "Na casa") out.
+ */
+export function findReferences(text: string): ReferenceMatch[] {
+  const folded = foldText(text);
+  const out: ReferenceMatch[] = [];
+  const re = HEADER_GLOBAL;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(folded)) !== null) {
+    const a = attempt(text, folded, m, "free");
+    if (a.match) {
+      out.push(a.match);
+      re.lastIndex = a.match.end;
+    } else {
+      re.lastIndex = m.index + 1;
+    }
+  }
+  return out;
+}
+
+function isSpace(c: string | undefined): boolean {
+  return c !== undefined && /\s/.test(c);
+}
+
+/**
+ * Parses a string that is one reference (possibly a list in one book: "Rm 3:23; 6:23"). Case,
+ * accents and surrounding space are ignored, a final period is allowed, and the ambiguity
+ * classes of free text do not apply ("os 6.6" is Oseias 6:6 here).
+ */
+export function parseReference(text: string): ParseResult {
+  let s = 0;
+  let e = text.length;
+  while (s < e && isSpace(text[s])) s++;
+  while (e > s && isSpace(text[e - 1])) e--;
+  if (s === e) return { ok: false, code: "empty", message: "Informe uma referência bíblica." };
+  const shown = text.slice(s, e);
+  const folded = foldText(text);
+  HEADER_STICKY.lastIndex = s;
+  const m = HEADER_STICKY.exec(folded);
+  if (m) {
+    const a = attempt(text, folded, m, "whole");
+    if (a.match && a.match.start === s) {
+      let end = a.match.end;
+      if (end === e - 1 && text[end] === ".") end = e;
+      if (end === e) return { ok: true, book: (a.hit as AliasHit).book, references: a.match.references };
+      return {
+        ok: false,
+        code: "invalid_syntax",
+        message: `Referência malformada: “${shown}” (texto inesperado após “${a.match.text}”).`,
+      };
+    }
+    if (a.hit) {
+      return {
+        ok: false,
+        code: "invalid_syntax",
+        message: `Referência malformada: “${shown}”. Use, por exemplo, “${a.hit.book.name} 1:1”.`,
+      };
+    }
+  }
+  BOOK_ONLY_STICKY.lastIndex = s;
+  const b = BOOK_ONLY_STICKY.exec(folded);
+  if (b) {
+    const bookEnd = b.index + b[0].length;
+    const book = resolveBookName(text.slice(s, bookEnd));
+    if (book) {
+      const rest = text.slice(bookEnd, e).replace(/^\./, "").trim();
+      if (rest === "") {
+        return {
+          ok: false,
+          code: "missing_chapter",
+          message: `Falta o capítulo: “${shown}” (${book.name}). Exemplo: “${book.name} 1”.`,
+        };
+      }
+      return {
+        ok: false,
+        code: "invalid_syntax",
+        message: `Referência malformada: “${shown}”. Use, por exemplo, “${book.name} 1:1”.`,
+      };
+    }
+  }
+  const name = /^[^\d:.,;]*/.exec(shown)?.[0].trim() ?? "";
+  return {
+    ok: false,
+    code: "unknown_book",
+    message: name ? `Livro bíblico não reconhecido: “${name}”.` : `Falta o nome do livro em “${shown}”.`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming support
+// ---------------------------------------------------------------------------------------------
+
+/** How far back `referencePrefixLength` looks: longer references are not held back. */
+const TAIL_WINDOW = 256;
+
+const GAP_OR_KEYWORD_PREFIX = new RegExp(`^\\.?(?:${H}+(?:c|ca|cap|capi|capit|capitu|capitul|capitulo|capitulos)?)?$`, "u");
+
+/** True when folded[q..] is an unfinished book header: a prefix of a name, or a name plus gap. */
+function partialHeader(folded: string, q: number): boolean {
+  let node = HEADER_TRIE;
+  let i = q;
+  const n = folded.length;
+  while (i < n) {
+    let c = folded[i] as string;
+    let width = 1;
+    if (H_CHARS.has(c)) {
+      while (i + width < n && H_CHARS.has(folded[i + width] as string)) width++;
+      c = " ";
+    }
+    const next = node.children.get(c);
+    if (next) {
+      node = next;
+      i += width;
+      continue;
+    }
+    if (!node.terminal || (folded[i] === "." && !node.abbreviation)) return false;
+    return GAP_OR_KEYWORD_PREFIX.test(folded.slice(i));
+  }
+  return i > q;
+}
+
+/**
+ * For streaming: the length of the tail of `text` that may still be (or become) part of a
+ * reference if more characters arrive, i.e. the tail from the earliest position where a reference
+ * may be in progress; 0 when nothing can grow. A consumer holds back exactly this tail.
+ *
+ *   "veja Jo" → 2 ("Jo 3:16"), "veja João 3:" → 7, "em 1 Co" → 4 ("1 Co", not just "Co"),
+ *   "veja Jo 3:16" → 7 (could become "Jo 3:16-18"), "amém." → 0, "os 3" → 0 (never a reference).
+ *
+ * The tail is at most one reference plus the word being typed; references longer than
+ * 256 characters are not held back in full.
+ */
+export function referencePrefixLength(text: string): number {
+  if (text.length === 0) return 0;
+  // Work on the window only (plus one character of look-behind context), so the cost does not
+  // grow with the text already streamed.
+  const base = Math.max(0, text.length - TAIL_WINDOW - 1);
+  const sub = base === 0 ? text : text.slice(base);
+  const n = sub.length;
+  const folded = foldText(sub);
+  const from = base === 0 ? 0 : 1;
+  let open = n;
+  const attempts: Array<{ start: number; maxRead: number }> = [];
+  const re = HEADER_GLOBAL;
+  re.lastIndex = from;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(folded)) !== null) {
+    const a = attempt(sub, folded, m, "free");
+    if (a.open) {
+      open = a.start;
+      break;
+    }
+    attempts.push(a);
+    re.lastIndex = a.match ? a.match.end : m.index + 1;
+  }
+  for (let q = from; q < open; q++) {
+    const c = folded[q] as string;
+    if (!isLetter(c) && !isDigit(c)) continue;
+    const before = q > 0 ? (folded[q - 1] as string) : "";
+    if (isLetter(before) || isDigit(before)) continue;
+    if (partialHeader(folded, q)) {
+      open = q;
+      break;
+    }
+  }
+  if (open === n) return 0;
+  // An earlier attempt (a match, or a rejection) whose outcome depended on characters from
+  // `open` on could come out differently on the released text alone: hold it back too.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const a of attempts) {
+      if (a.start < open && a.maxRead >= open) {
+        open = a.start;
+        changed = true;
+      }
+    }
+  }
+  return n - open;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+// ---------------------------------------------------------------------------------------------
+
+function bookName(code: string): string {
+  return bookByCode(code)?.name ?? code;
+}
+
+/** Numbers only: "3:16", "13:4-7", "1-2", "1:31-2:3". */
+function formatNumbers(ref: BibleReference): string {
+  const { chapterStart: cs, chapterEnd: ce, verseEnd: ve } = ref;
+  if (ref.verseStart === undefined && ve === undefined) return cs === ce ? `${cs}` : `${cs}-${ce}`;
+  if (ve === undefined) {
+    throw new TypeError(`Referência inconsistente: versículo inicial sem versículo final (${JSON.stringify(ref)}).`);
+  }
+  const vs = ref.verseStart ?? 1;
+  if (cs === ce) return vs === ve ? `${cs}:${vs}` : `${cs}:${vs}-${ve}`;
+  return `${cs}:${vs}-${ce}:${ve}`;
+}
+
+/**
+ * Canonical form: "João 3:16", "1 Coríntios 13:4-7", "Salmos 23", "Gênesis 1-2",
+ * "Gênesis 1:31-2:3", "Judas 1:3". A span with `verseEnd` but no `verseStart` starts at verse 1.
+ */
+export function formatReference(ref: BibleReference): string {
+  return `${bookName(ref.book)} ${formatNumbers(ref)}`;
+}
+
+/**
+ * Several spans, compactly: the book is not repeated, verses of the same chapter are joined with
+ * ", ", other items with "; ": "Romanos 3:23; 6:23", "João 3:16, 18; 1 João 4:8". Parses back.
+ */
+export function formatReferences(refs: readonly BibleReference[]): string {
+  let out = "";
+  let prev: BibleReference | undefined;
+  for (const ref of refs) {
+    if (!prev || prev.book !== ref.book) {
+      out += (prev ? "; " : "") + formatReference(ref);
+    } else if (
+      prev.verseEnd !== undefined &&
+      ref.verseStart !== undefined &&
+      ref.chapterStart === ref.chapterEnd &&
+      ref.chapterStart === prev.chapterEnd
+    ) {
+      const nums = formatNumbers(ref);
+      out += ", " + nums.slice(nums.indexOf(":") + 1);
+    } else {
+      out += "; " + formatNumbers(ref);
+    }
+    prev = ref;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Existence
+// ---------------------------------------------------------------------------------------------
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Checks that a span exists in a versification: book, chapters and verses, and that it does not
+ * run backwards. Messages are in Portuguese ("João não tem capítulo 30 (o livro tem 21
+ * capítulos)"). A missing `verseStart` means verse 1, a missing `verseEnd` the last verse.
+ */
+export function validateReference(ref: BibleReference, v: Versification): ValidationResult {
+  const name = bookName(ref.book);
+  const chapters = v.get(ref.book);
+  if (!chapters || chapters.length === 0) {
+    return { ok: false, code: "unknown_book", message: `Livro desconhecido nesta versificação: ${name}.` };
+  }
+  const chapterOk = (c: number) => Number.isInteger(c) && c >= 1 && c <= chapters.length && (chapters[c - 1] ?? 0) > 0;
+  const badChapter = (c: number): ValidationResult => ({
+    ok: false,
+    code: "unknown_chapter",
+    message: `${name} não tem capítulo ${c} (o livro tem ${plural(chapters.length, "capítulo", "capítulos")}).`,
+  });
+  const badVerse = (c: number, verse: number): ValidationResult => ({
+    ok: false,
+    code: "unknown_verse",
+    message: `${name} ${c} não tem versículo ${verse} (o capítulo tem ${plural(chapters[c - 1] ?? 0, "versículo", "versículos")}).`,
+  });
+  const verseOk = (c: number, verse: number) => Number.isInteger(verse) && verse >= 1 && verse <= (chapters[c - 1] ?? 0);
+  const { chapterStart: cs, chapterEnd: ce, verseStart: vs, verseEnd: ve } = ref;
+  if (!chapterOk(cs)) return badChapter(cs);
+  if (vs !== undefined && !verseOk(cs, vs)) return badVerse(cs, vs);
+  if (!chapterOk(ce)) return badChapter(ce);
+  if (ve !== undefined && !verseOk(ce, ve)) return badVerse(ce, ve);
+  const startVerse = vs ?? 1;
+  const endVerse = ve ?? (chapters[ce - 1] as number);
+  if (ce < cs || (ce === cs && endVerse < startVerse)) {
+    let shown: string;
+    try {
+      shown = formatReference(ref);
+    } catch {
+      shown = `${name} ${cs}:${startVerse}-${ce}:${endVerse}`;
+    }
+    return {
+      ok: false,
+      code: "inverted_range",
+      message: `Intervalo invertido em ${shown}: o fim vem antes do início.`,
+    };
+  }
+  return { ok: true };
+}
+
+/**
+ * Every verse of a span, in order. Throws a RangeError (with the Portuguese message of
+ * `validateReference`) when the span does not exist: never clamps or drops silently.
+ */
+export function expandReference(
+  ref: BibleReference,
+  v: Versification,
+): Array<{ book: string; chapter: number; verse: number }> {
+  const check = validateReference(ref, v);
+  if (!check.ok) throw new RangeError(check.message);
+  const chapters = v.get(ref.book) as readonly number[];
+  const out: Array<{ book: string; chapter: number; verse: number }> = [];
+  for (let c = ref.chapterStart; c <= ref.chapterEnd; c++) {
+    const first = c === ref.chapterStart ? (ref.verseStart ?? 1) : 1;
+    const last = c === ref.chapterEnd ? (ref.verseEnd ?? (chapters[c - 1] as number)) : (chapters[c - 1] as number);
+    for (let verse = first; verse <= last; verse++) out.push({ book: ref.book, chapter: c, verse });
+  }
+  return out;
+}
+
+/**
+ * Builds a versification from verses (e.g. the output of the USFX loader): for each book and
+ * chapter, the highest verse number seen (a bridge counts with its `verseEnd`).
+ */
+export function buildVersification(
+  verses: Iterable<{ book: string; chapter: number; verse: number; verseEnd?: number }>,
+): Versification {
+  const map = new Map<string, number[]>();
+  for (const { book, chapter, verse, verseEnd } of verses) {
+    let chapters = map.get(book);
+    if (!chapters) map.set(book, (chapters = []));
+    while (chapters.length < chapter) chapters.push(0);
+    const last = Math.max(verse, verseEnd ?? verse);
+    if (last > (chapters[chapter - 1] as number)) chapters[chapter - 1] = last;
+  }
+  return map;
+}
