@@ -46,11 +46,15 @@ describe("explicit references are answered by metadata first", () => {
 });
 
 describe("hybrid retrieval", () => {
-  it("finds Mt 5:44 for 'amar os inimigos' (amar meets amai)", async () => {
-    const response = await loaded.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 6 });
-    expect(refs(response).slice(0, 3)).toContain("MAT 5:44");
-    const hit = response.results.find((r) => r.ref === "MAT 5:44")!;
-    expect(hit.matchedTerms).toEqual(expect.arrayContaining(analyze("amar inimigos")));
+  it("finds Mt 5:44 for 'amar os inimigos' (amar meets amai), in both modes", async () => {
+    for (const mode of ["hybrid", "lexical"] as const) {
+      const response = await loaded.engine.search("amar os inimigos", { k: 6, mode });
+      expect(refs(response).slice(0, 3)).toContain("MAT 5:44");
+      const hit = response.results.find((r) => r.ref === "MAT 5:44")!;
+      expect(hit.matchedTerms).toEqual(expect.arrayContaining(analyze("amar inimigos")));
+    }
+    const question = await loaded.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 6 });
+    expect(["MAT 5:44", "LUK 6:27", "LUK 6:35"]).toContain(question.results[0]!.ref);
   });
 
   it("keeps lexical-only hits within MAX_KEYWORD_ONLY, confirmed hits apart", async () => {

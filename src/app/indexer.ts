@@ -134,6 +134,7 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   const corpusFingerprint = fingerprint([
     ...store.listSources().map((source) => `${source.file}:${source.sha256}:${source.status}`),
     `window=${options.contextWindow}`,
+    `analyzer=${ANALYZER_VERSION}`,
   ]);
   store.setManifest("corpus_fingerprint", corpusFingerprint);
   const embedder = await prepareEmbedder(options.dense, {

@@ -6,7 +6,7 @@ import { isStopword } from "./stopwords.js";
  * Bumped whenever the output of `analyze` changes for some input: the index manifest
  * stores it, and a new version re-does the lexical index (and only that).
  */
-export const ANALYZER_VERSION = "pt-snowball-2015/stem-then-fold/v1";
+export const ANALYZER_VERSION = "pt-snowball-2015/stem-then-fold/v2";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const PURE_NUMBER = /^\p{N}+$/u;
@@ -44,14 +44,25 @@ export function tokenize(text: string): string[] {
  * typing ("coracao") meet accented text ("coração") for almost the whole corpus vocabulary.
  */
 export function analyze(text: string, restoreAccents?: AccentRestorer): string[] {
-  const terms: string[] = [];
+  return analyzeTokens(text, restoreAccents).map((token) => token.term);
+}
+
+/** One analysed word: its stemmed term and its folded surface form (what `tokenize` gives). */
+export interface AnalyzedToken {
+  term: string;
+  surface: string;
+}
+
+/** `analyze`, keeping each term's surface word (for exact-word signals). */
+export function analyzeTokens(text: string, restoreAccents?: AccentRestorer): AnalyzedToken[] {
+  const tokens: AnalyzedToken[] = [];
   for (const word of splitWords(text)) {
     const folded = foldAccents(word);
     if (!isIndexable(word, folded)) continue;
     const restored = restoreAccents && folded === word ? restoreAccents(word) : word;
-    terms.push(analyzeWord(restored));
+    tokens.push({ term: analyzeWord(restored), surface: folded });
   }
-  return terms;
+  return tokens;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { analyze, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { analyze, analyzeTokens, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import { expandReference, findReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { Embedder } from "../embedding/embedder.js";
@@ -73,6 +73,10 @@ export interface SearchSettings {
   phraseWeight: number;
   /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
   exactWeight: number;
+  /** Stems this short (or shorter) are collision-prone: matched mainly by the exact word. */
+  shortStemLength: number;
+  /** Weight of a collision-prone short stem (its exact word keeps weight 1). */
+  shortStemWeight: number;
   /** Weight of lexicon expansions relative to the asker's own words. */
   expansionWeight: number;
   /** At most this many expansions (that the corpus uses) per query word. */
@@ -85,8 +89,19 @@ export interface SearchSettings {
   crossrefMinVotes: number;
   /** Strength of the "verses readers link to" prior on fused scores (0 turns it off). */
   priorWeight: number;
+  /** The same prior applied to BM25 scores before the lexical ranking is cut. */
+  lexicalPriorWeight: number;
+  /**
+   * BM25's first hit is kept first when its score is at least this multiple of the second's
+   * (a confident lexical hit, such as a quoted verse); 0 turns it off.
+   */
+  confidentLexicalRatio: number;
 }
 
+/**
+ * Defaults measured on the dev queries with `pastor eval` (see docs/RETRIEVAL.md for the
+ * table of what each lever did); generic settings, never rules for particular questions.
+ */
 export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   topK: 6,
   candidateMultiplier: 4,
@@ -94,14 +109,18 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   minSimilarity: 0.05,
   phraseWeight: 0.5,
   exactWeight: 0,
+  shortStemLength: 0,
+  shortStemWeight: 1,
   expansionWeight: 0.3,
-  expansionsPerWord: 3,
+  expansionsPerWord: 5,
   lexicalWeight: 1,
-  denseWeight: 1,
-  crossrefSeeds: 0,
-  crossrefWeight: 0.5,
-  crossrefMinVotes: 20,
-  priorWeight: 0,
+  denseWeight: 0.7,
+  crossrefSeeds: 5,
+  crossrefWeight: 1,
+  crossrefMinVotes: 10,
+  priorWeight: 0.5,
+  lexicalPriorWeight: 0,
+  confidentLexicalRatio: 1.3,
 };
 
 export interface QueryExpander {
@@ -254,8 +273,9 @@ export class SearchEngine {
   }
 
   /** The asker's own analysed terms (weight 1) and the lexicon expansions (lower weight). */
-  private lexicalQuery(query: string): { own: WeightedTerm[]; expansions: WeightedTerm[] } {
-    const own = analyze(query, this.restoreAccents);
+  private lexicalQuery(query: string): { own: WeightedTerm[]; expansions: WeightedTerm[]; exact: WeightedTerm[] } {
+    const tokens = analyzeTokens(query, this.restoreAccents);
+    const own = tokens.map((token) => token.term);
     const expansions: WeightedTerm[] = [];
     const expander = this.deps.expander;
     if (expander && this.settings.expansionWeight > 0) {
@@ -280,24 +300,32 @@ export class SearchEngine {
         }
       }
     }
-    return { own: own.map((term) => ({ term, weight: 1 })), expansions };
+    // Short stems collide across word families ("medo" and "mediu" both stem to "med",
+    // "luto" and "lutar" to "lut"): for those, the exact word carries the match and the
+    // stem only a share of it.
+    const shortStem = (token: { term: string; surface: string }) =>
+      token.term.length <= this.settings.shortStemLength && token.surface !== token.term;
+    const ownTerms = tokens.map((token) => ({ term: token.term, weight: shortStem(token) ? this.settings.shortStemWeight : 1 }));
+    const exact = tokens.flatMap((token) => {
+      const weight = shortStem(token) ? 1 : this.settings.exactWeight;
+      return weight > 0 ? [{ term: token.surface, weight }] : [];
+    });
+    return { own: ownTerms, expansions, exact };
   }
 
   private lexicalHits(query: string, limit: number): Map<number, { score: number; matchedTerms: string[] }> {
     const scores = new Map<number, { score: number; matchedTerms: string[] }>();
-    const { own, expansions } = this.lexicalQuery(query);
+    const { own, expansions, exact } = this.lexicalQuery(query);
     // Expansions, exact-word and phrase signals only refine a query that has words of its
     // own: a stopword-only query gives nothing.
     if (own.length === 0) return scores;
     for (const hit of this.lexical.search([...own, ...expansions], limit * 4)) {
       scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
     }
-    if (this.settings.exactWeight > 0) {
-      const words = tokenize(query).map((term) => ({ term, weight: this.settings.exactWeight }));
-      for (const hit of this.exact.search(words, limit * 4)) {
-        const entry = scores.get(hit.doc);
-        if (entry) entry.score += hit.score;
-      }
+    for (const hit of this.exact.search(exact, limit * 4)) {
+      const entry = scores.get(hit.doc);
+      if (entry) entry.score += hit.score;
+      else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
     }
     if (this.settings.phraseWeight > 0) {
       const bigrams = wordBigrams(query).map((term) => ({ term, weight: this.settings.phraseWeight }));
@@ -313,9 +341,12 @@ export class SearchEngine {
   private async rank(query: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
     const depth = k * this.settings.candidateMultiplier;
     const lexicalScores = mode === "dense" ? new Map() : this.lexicalHits(query, depth);
+    const prior = this.prior;
+    const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
+    const withPrior = (score: number, doc: number) => (lexicalPrior > 0 ? score * (1 + lexicalPrior * prior![doc]!) : score);
     const lexical = [...lexicalScores.entries()]
       .filter(([doc]) => this.verses[doc]!.text !== "")
-      .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
+      .sort((a, b) => withPrior(b[1].score, b[0]) - withPrior(a[1].score, a[0]) || a[0] - b[0])
       .slice(0, depth)
       .map(([doc, entry]) => ({ doc, ...entry }));
     let dense: { doc: number; similarity: number }[] = [];
@@ -338,16 +369,23 @@ export class SearchEngine {
         k: RRF_K,
       });
     }
-    const prior = this.prior;
     if (prior && this.settings.priorWeight > 0) {
       fused = fused
         .map((item, order) => ({ item: { ...item, score: item.score * (1 + this.settings.priorWeight * prior[item.item.doc]!) }, order }))
         .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
         .map(({ item }) => item);
     }
+    const confidence = this.settings.confidentLexicalRatio;
+    if (confidence > 0 && lexical.length > 0) {
+      const first = lexical[0]!;
+      const second = lexical[1];
+      if (!second || first.score >= confidence * second.score) {
+        const at = fused.findIndex((item) => item.item.doc === first.doc);
+        if (at > 0) fused = [fused[at]!, ...fused.slice(0, at), ...fused.slice(at + 1)];
+      }
+    }
     const similarity = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
-    const ranked = applyKeywordOnlyQuota(fused, this.settings.maxKeywordOnly, k);
-    return ranked.map((item) => {
+    return applyKeywordOnlyQuota(fused, this.settings.maxKeywordOnly, k).map((item) => {
       const doc = Number(item.key);
       const lexicalEntry = lexicalScores.get(doc);
       return {

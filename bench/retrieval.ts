@@ -1,0 +1,135 @@
+/**
+ * Retrieval benchmark on the real Bible: cold index build (lexical + corpus-trained LSA),
+ * no-op re-index, query latency per mode over the dev queries, RSS after load, and, in the
+ * same run, the plain FTS5 BM25 baseline's quality and latency beside ours, as ratios.
+ *
+ *   npx tsx bench/retrieval.ts        (or `npm run bench`, which runs every benchmark)
+ */
+import Database from "better-sqlite3";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
+import { indexCorpus } from "../src/app/indexer.js";
+import { loadEngine } from "../src/app/load-engine.js";
+import { loadRetrievalAids } from "../src/app/retrieval-aids.js";
+import { readSettings } from "../src/config/settings.js";
+import { analyze } from "../src/core/analysis/index.js";
+import type { SearchEngine, SearchMode } from "../src/core/search/engine.js";
+import { evaluateRankings, parseEvalFile, type EvalQuery, type EvalReport } from "../src/core/search/eval.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const REPEAT = 15;
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function latencyStats(samples: number[]): { p50: number; p95: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)) };
+}
+
+async function measureMode(engine: SearchEngine, queries: readonly EvalQuery[], mode: SearchMode) {
+  const samples: number[] = [];
+  const rankings: string[][] = [];
+  for (const query of queries) {
+    const response = await engine.search(query.query, { k: 10, mode });
+    rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
+  }
+  for (let i = 0; i < REPEAT; i++) {
+    for (const query of queries) {
+      const started = performance.now();
+      await engine.search(query.query, { k: 10, mode });
+      samples.push(performance.now() - started);
+    }
+  }
+  return { latency: latencyStats(samples), report: evaluateRankings(queries, rankings, 10, mode) };
+}
+
+/** The plain baseline: SQLite FTS5 bm25() over the same analysed tokens, verse text only. */
+function fts5Baseline(store: SqliteStore, queries: readonly EvalQuery[]) {
+  const db = new Database(":memory:");
+  db.exec("CREATE VIRTUAL TABLE fts USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0')");
+  const insert = db.prepare("INSERT INTO fts (rowid, terms) VALUES (?, ?)");
+  const verses = store.loadVerses();
+  const terms = store.loadTerms();
+  const byRow = new Map<number, string>();
+  db.transaction(() => {
+    for (const verse of verses) {
+      insert.run(verse.id, terms.get(verse.id) ?? "");
+      byRow.set(verse.id, `${verse.book} ${verse.chapter}:${verse.verse}`);
+    }
+  })();
+  const select = db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT 10");
+  const search = (text: string): string[] => {
+    const query = [...new Set(analyze(text))].map((term) => `"${term}"`).join(" OR ");
+    if (query === "") return [];
+    return (select.all(query) as { rowid: number }[]).map((row) => byRow.get(row.rowid)!);
+  };
+  const rankings = queries.map((query) => search(query.query));
+  const samples: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    for (const query of queries) {
+      const started = performance.now();
+      search(query.query);
+      samples.push(performance.now() - started);
+    }
+  }
+  db.close();
+  return { latency: latencyStats(samples), report: evaluateRankings(queries, rankings, 10, "fts5-baseline") };
+}
+
+function qualityLine(report: EvalReport): Record<string, number> {
+  const line: Record<string, number> = { "hit@10": report.overall["hit@10"]!, "ndcg@10": report.overall["ndcg@10"]! };
+  for (const [type, metrics] of Object.entries(report.byType)) line[`ndcg@10 ${type}`] = metrics["ndcg@10"]!;
+  return line;
+}
+
+export async function runRetrievalBench(): Promise<Record<string, unknown>> {
+  const dataDir = path.join(tmpdir(), `pastor-bench-${process.pid}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  const store = SqliteStore.open(dataDir);
+  const settings = readSettings({ DATA_DIR: dataDir });
+  const options = { store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 512, dense: { kind: "lsa" as const } };
+
+  const cold = await indexCorpus(options);
+  const noop = await indexCorpus(options);
+
+  const loadStarted = performance.now();
+  const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
+  const loadMs = performance.now() - loadStarted;
+  const rssAfterLoadMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+
+  const queries = parseEvalFile(readFileSync(path.join(ROOT, "eval/dev.jsonl"), "utf8"), "eval/dev.jsonl");
+  const modes: Record<string, Awaited<ReturnType<typeof measureMode>>> = {};
+  for (const mode of ["hybrid", "lexical", "dense"] as const) modes[mode] = await measureMode(engine, queries, mode);
+  const baseline = fts5Baseline(store, queries);
+  store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const hybrid = modes.hybrid!;
+  return {
+    index: { coldBuildMs: cold.ms, noopReindexMs: noop.ms, verses: cold.versesTotal, embedder: cold.embedder },
+    loadEngineMs: Math.round(loadMs),
+    rssAfterLoadMb,
+    latencyMs: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, m.latency]), ["fts5-baseline", baseline.latency]]),
+    quality: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, qualityLine(m.report)]), ["fts5-baseline", qualityLine(baseline.report)]]),
+    ratios: {
+      "hybrid/fts5 ndcg@10": round2(hybrid.report.overall["ndcg@10"]! / Math.max(baseline.report.overall["ndcg@10"]!, 1e-9)),
+      "hybrid/fts5 hit@10": round2(hybrid.report.overall["hit@10"]! / Math.max(baseline.report.overall["hit@10"]!, 1e-9)),
+      "hybrid/fts5 p95 latency": round2(hybrid.latency.p95 / Math.max(baseline.latency.p95, 1e-9)),
+    },
+  };
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await runRetrievalBench(), null, 2));
+}

@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: every benchmark in one run, figures printed as JSON sections.
+ * Targets live here as figures to read, never as timed test assertions.
+ */
+import { runParseBench } from "./parse.js";
+import { runRetrievalBench } from "./retrieval.js";
+
+const sections: [string, () => Promise<unknown>][] = [
+  ["parse", runParseBench],
+  ["retrieval", runRetrievalBench],
+];
+
+for (const [name, run] of sections) {
+  const started = performance.now();
+  const figures = await run();
+  console.log(`== ${name} (${Math.round(performance.now() - started)} ms)`);
+  console.log(JSON.stringify(figures, null, 2));
+}

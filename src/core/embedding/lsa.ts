@@ -1,0 +1,461 @@
+/**
+ * The offline dense model: Latent Semantic Analysis learned from the corpus at index time.
+ *
+ * Training (see {@link trainLsa}):
+ * - Each training document (one context window: a verse and its neighbours) becomes a row of
+ *   a sparse document×term matrix X with weights `log(1 + tf) × idf`, idf = ln(N / df), each
+ *   row L2-normalised. Terms are `analyze()` output (stemmed, accent-folded, stopwords out)
+ *   seen in at least `minDocFreq` documents and at most `maxDocFreqRatio` of them.
+ * - X's top singular values Σ and right singular vectors V (terms × k) come from a
+ *   randomized SVD (./linalg.ts) that never densifies X.
+ *
+ * Embedding ("fold-in"): a text's weighted term vector x (same weighting) is projected as
+ * `x · V · Σ^(α−1)`, i.e. the coordinates `U·Σ^α` a training document would get, then
+ * L2-normalised. Queries and documents use the same fold-in, so cosine similarity between
+ * them is meaningful. The stored "projection" matrix is `P = V · Σ^(α−1)`, one row per term;
+ * α is `sigmaExponent` (see {@link LsaOptions}).
+ */
+import { createHash } from "node:crypto";
+import { ANALYZER_VERSION, analyze } from "../analysis/analyze.js";
+import type { AccentRestorer } from "../analysis/analyze.js";
+import type { Embedder, EmbedKind } from "./embedder.js";
+import { randomizedSvd } from "./linalg.js";
+import type { CsrMatrix } from "./linalg.js";
+
+export interface LsaOptions {
+  /** Dimensions of the embedding (clamped to the corpus's vocabulary and document counts). Default 256. */
+  dimensions?: number;
+  /** A term must occur in at least this many documents. Default 2. */
+  minDocFreq?: number;
+  /** Terms in more than this share of the documents are dropped. Default 0.5. */
+  maxDocFreqRatio?: number;
+  /** Randomized SVD oversampling. Default 16. */
+  oversample?: number;
+  /** Randomized SVD power iterations. Default 2. */
+  powerIterations?: number;
+  /** PRNG seed of the random projection. Default 0x5eed. */
+  seed?: number;
+  /**
+   * α in the embedding coordinates `U·Σ^α`: 1 is classic LSA (document coordinates scaled by
+   * the singular values), 0 whitens every dimension to equal weight. Default 1 (measured).
+   */
+  sigmaExponent?: number;
+  /**
+   * Drop the first singular direction (it tends to encode overall term frequency rather than
+   * topic). The model still has `dimensions` dimensions. Default false (measured).
+   */
+  dropFirstComponent?: boolean;
+  /** EXPERIMENT: divide each term's projection row by its norm^gamma. */
+  termNormExponent?: number;
+}
+
+/** The options after defaults: what the model id is computed from and what is serialised. */
+export type ResolvedLsaOptions = Required<LsaOptions>;
+
+export const LSA_DEFAULTS: ResolvedLsaOptions = Object.freeze({
+  dimensions: 256,
+  minDocFreq: 2,
+  maxDocFreqRatio: 0.5,
+  oversample: 16,
+  powerIterations: 2,
+  seed: 0x5eed,
+  sigmaExponent: 1,
+  dropFirstComponent: false,
+  termNormExponent: 0,
+});
+
+const FORMAT_MAGIC = "PLSA";
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const FORMAT_VERSION = 1;
+/** Bumped when training or fold-in changes meaning; part of the id. */
+const MODEL_VERSION = "v1";
+
+interface LsaModelParts {
+  id: string;
+  options: ResolvedLsaOptions;
+  analyzerVersion: string;
+  documentCount: number;
+  terms: readonly string[];
+  idf: Float32Array;
+  singularValues: Float32Array;
+  projection: Float32Array;
+  dimensions: number;
+}
+
+/** A trained LSA model: vocabulary, idf, singular values and the term → vector projection. */
+export class LsaModel {
+  /** `lsa:v1:d<dims>:<16 hex>`, digest of the training documents, options and analyzer version. */
+  readonly id: string;
+  readonly dimensions: number;
+  readonly options: ResolvedLsaOptions;
+  /** The analyzer (`ANALYZER_VERSION`) the vocabulary was built with. */
+  readonly analyzerVersion: string;
+  readonly documentCount: number;
+  /** Terms in column order. */
+  readonly terms: readonly string[];
+  /** Term → column (row of `projection`, entry of `idf`). */
+  readonly vocabulary: ReadonlyMap<string, number>;
+  /** ln(N / df) per column. */
+  readonly idf: Float32Array;
+  /** The singular values of the kept components, largest first (`dimensions` entries). */
+  readonly singularValues: Float32Array;
+  /** `P = V·Σ^(α−1)`: a terms × dimensions row-major matrix; row t is term t's contribution. */
+  readonly projection: Float32Array;
+
+  constructor(parts: LsaModelParts) {
+    const m = parts.terms.length;
+    if (parts.idf.length !== m) throw new RangeError("LsaModel: idf length differs from the vocabulary");
+    if (parts.singularValues.length !== parts.dimensions) throw new RangeError("LsaModel: singular values length");
+    if (parts.projection.length !== m * parts.dimensions) throw new RangeError("LsaModel: projection shape");
+    this.id = parts.id;
+    this.dimensions = parts.dimensions;
+    this.options = Object.freeze({ ...parts.options });
+    this.analyzerVersion = parts.analyzerVersion;
+    this.documentCount = parts.documentCount;
+    this.terms = Object.freeze([...parts.terms]);
+    this.vocabulary = new Map(parts.terms.map((term, column) => [term, column]));
+    this.idf = parts.idf;
+    this.singularValues = parts.singularValues;
+    this.projection = parts.projection;
+  }
+
+  /**
+   * The fold-in of a text: `normalise(Σ_terms log(1+tf)·idf · projectionRow(term))`.
+   * Unit length — except that a text with no term of the vocabulary (empty, only stopwords,
+   * unknown words) gives an ALL-ZERO vector: callers treat it as "no dense signal".
+   * `restoreAccents` is passed to `analyze` (accent-less query typing, see analyze.ts).
+   */
+  embedText(text: string, restoreAccents?: AccentRestorer): Float32Array {
+    return this.embedTerms(analyze(text, restoreAccents));
+  }
+
+  /** Fold-in of already-analysed terms (as `analyze` returns them); see {@link embedText}. */
+  embedTerms(terms: readonly string[]): Float32Array {
+    const counts = new Map<number, number>();
+    for (const term of terms) {
+      const column = this.vocabulary.get(term);
+      if (column !== undefined) counts.set(column, (counts.get(column) ?? 0) + 1);
+    }
+    const k = this.dimensions;
+    const out = new Float32Array(k);
+    if (counts.size === 0) return out;
+    const acc = new Float64Array(k);
+    for (const [column, tf] of counts) {
+      const weight = Math.log1p(tf) * (this.idf[column] as number);
+      if (weight === 0) continue;
+      const base = column * k;
+      for (let c = 0; c < k; c++) acc[c] = (acc[c] as number) + weight * (this.projection[base + c] as number);
+    }
+    let norm = 0;
+    for (let c = 0; c < k; c++) norm += (acc[c] as number) * (acc[c] as number);
+    if (norm === 0) return out;
+    const inv = 1 / Math.sqrt(norm);
+    for (let c = 0; c < k; c++) out[c] = (acc[c] as number) * inv;
+    return out;
+  }
+
+  /**
+   * Compact binary form: "PLSA", uint32 LE format version, uint32 LE header length, the
+   * header JSON (id, options, analyzer version, counts, vocabulary in column order) padded
+   * with spaces to a multiple of 4 bytes, then little-endian Float32 arrays: idf (terms),
+   * singular values (dimensions), projection (terms × dimensions).
+   */
+  serialize(): Buffer {
+    const header = {
+      format: "lsa",
+      id: this.id,
+      dimensions: this.dimensions,
+      documentCount: this.documentCount,
+      analyzerVersion: this.analyzerVersion,
+      options: this.options,
+      terms: this.terms,
+    };
+    let json = JSON.stringify(header);
+    let jsonBytes = Buffer.from(json, "utf8");
+    const padding = (4 - ((12 + jsonBytes.length) % 4)) % 4;
+    if (padding > 0) {
+      json += " ".repeat(padding);
+      jsonBytes = Buffer.from(json, "utf8");
+    }
+    const floats = this.idf.length + this.singularValues.length + this.projection.length;
+    const out = Buffer.alloc(12 + jsonBytes.length + floats * 4);
+    out.write(FORMAT_MAGIC, 0, "latin1");
+    out.writeUInt32LE(FORMAT_VERSION, 4);
+    out.writeUInt32LE(jsonBytes.length, 8);
+    jsonBytes.copy(out, 12);
+    let offset = 12 + jsonBytes.length;
+    for (const array of [this.idf, this.singularValues, this.projection]) {
+      if (LITTLE_ENDIAN) {
+        out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
+        offset += array.byteLength;
+      } else {
+        for (let i = 0; i < array.length; i++, offset += 4) out.writeFloatLE(array[i] as number, offset);
+      }
+    }
+    return out;
+  }
+
+  /** Inverse of {@link serialize}; throws on anything that is not a model of this format. */
+  static deserialize(buffer: Uint8Array): LsaModel {
+    const buf = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    if (buf.length < 12 || buf.toString("latin1", 0, 4) !== FORMAT_MAGIC) {
+      throw new Error("LSA model: not a PLSA file");
+    }
+    const version = buf.readUInt32LE(4);
+    if (version !== FORMAT_VERSION) throw new Error(`LSA model: unsupported format version ${version}`);
+    const headerLength = buf.readUInt32LE(8);
+    if (12 + headerLength > buf.length) throw new Error("LSA model: truncated header");
+    const header = JSON.parse(buf.toString("utf8", 12, 12 + headerLength)) as {
+      format: string;
+      id: string;
+      dimensions: number;
+      documentCount: number;
+      analyzerVersion: string;
+      options: ResolvedLsaOptions;
+      terms: string[];
+    };
+    if (header.format !== "lsa" || !Array.isArray(header.terms)) throw new Error("LSA model: bad header");
+    const m = header.terms.length;
+    const k = header.dimensions;
+    let offset = 12 + headerLength;
+    const expected = offset + 4 * (m + k + m * k);
+    if (buf.length !== expected) throw new Error(`LSA model: expected ${expected} bytes, got ${buf.length}`);
+    const readFloats = (count: number): Float32Array => {
+      const array = new Float32Array(count);
+      if (LITTLE_ENDIAN) {
+        // Copy (the buffer's offset need not be 4-byte aligned).
+        new Uint8Array(array.buffer).set(buf.subarray(offset, offset + count * 4));
+        offset += count * 4;
+      } else {
+        for (let i = 0; i < count; i++, offset += 4) array[i] = buf.readFloatLE(offset);
+      }
+      return array;
+    };
+    const idf = readFloats(m);
+    const singularValues = readFloats(k);
+    const projection = readFloats(m * k);
+    return new LsaModel({
+      id: header.id,
+      options: { ...LSA_DEFAULTS, ...header.options },
+      analyzerVersion: header.analyzerVersion,
+      documentCount: header.documentCount,
+      terms: header.terms,
+      idf,
+      singularValues,
+      projection,
+      dimensions: k,
+    });
+  }
+}
+
+/** Same as {@link LsaModel.deserialize}. */
+export function deserializeLsa(buffer: Uint8Array): LsaModel {
+  return LsaModel.deserialize(buffer);
+}
+
+/** Training figures, for logs and benchmarks. */
+export interface LsaTrainingStats {
+  documents: number;
+  vocabulary: number;
+  nonZeros: number;
+  analyzeMs: number;
+  svdMs: number;
+  totalMs: number;
+}
+
+/**
+ * Learns an LSA model from the documents (for this project: the corpus's context windows).
+ * Deterministic: the same documents and options give the same model, bytes and id.
+ * `onStats` receives timing figures.
+ */
+export function trainLsa(
+  documents: readonly string[],
+  options: LsaOptions = {},
+  onStats?: (stats: LsaTrainingStats) => void,
+): LsaModel {
+  const started = performance.now();
+  const resolved = resolveOptions(options);
+  const analyzed = documents.map((document) => analyze(document));
+  return trainFromTerms(analyzed, resolved, lsaDigest(documents, resolved), started, onStats);
+}
+
+/**
+ * As {@link trainLsa}, from documents already run through `analyze` (lets an index build
+ * analyse each window once for both BM25 and LSA). The id then digests the terms (joined by
+ * spaces), so it differs from the id `trainLsa` gives for the raw texts; the model is the same.
+ */
+export function trainLsaFromTerms(
+  documentTerms: readonly (readonly string[])[],
+  options: LsaOptions = {},
+  onStats?: (stats: LsaTrainingStats) => void,
+): LsaModel {
+  const started = performance.now();
+  const resolved = resolveOptions(options);
+  const digest = lsaDigest(
+    documentTerms.map((terms) => terms.join(" ")),
+    resolved,
+  );
+  return trainFromTerms(documentTerms, resolved, digest, started, onStats);
+}
+
+function resolveOptions(options: LsaOptions): ResolvedLsaOptions {
+  const resolved: ResolvedLsaOptions = { ...LSA_DEFAULTS };
+  for (const key of Object.keys(LSA_DEFAULTS) as (keyof ResolvedLsaOptions)[]) {
+    const value = options[key];
+    if (value !== undefined) (resolved as Record<string, unknown>)[key] = value;
+  }
+  if (!Number.isInteger(resolved.dimensions) || resolved.dimensions < 1) throw new RangeError("dimensions must be a positive integer");
+  if (!(resolved.maxDocFreqRatio > 0 && resolved.maxDocFreqRatio <= 1)) throw new RangeError("maxDocFreqRatio must be in (0, 1]");
+  if (!Number.isInteger(resolved.oversample) || resolved.oversample < 0) throw new RangeError("oversample must be ≥ 0");
+  if (!Number.isInteger(resolved.powerIterations) || resolved.powerIterations < 0) throw new RangeError("powerIterations must be ≥ 0");
+  resolved.seed = resolved.seed >>> 0;
+  return resolved;
+}
+
+function lsaDigest(documents: readonly string[], options: ResolvedLsaOptions): string {
+  const hash = createHash("sha256");
+  hash.update(`${MODEL_VERSION}\n${ANALYZER_VERSION}\n${JSON.stringify(options)}\n${documents.length}\n`);
+  for (const document of documents) {
+    hash.update(`${Buffer.byteLength(document, "utf8")}:`);
+    hash.update(document, "utf8");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+function trainFromTerms(
+  documentTerms: readonly (readonly string[])[],
+  options: ResolvedLsaOptions,
+  digest: string,
+  started: number,
+  onStats?: (stats: LsaTrainingStats) => void,
+): LsaModel {
+  const n = documentTerms.length;
+  // Term frequencies per document and document frequencies.
+  const docCounts: Map<string, number>[] = [];
+  const df = new Map<string, number>();
+  for (const terms of documentTerms) {
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+    docCounts.push(counts);
+  }
+  const maxDf = Math.floor(options.maxDocFreqRatio * n);
+  const terms = [...df.entries()]
+    .filter(([, count]) => count >= options.minDocFreq && count <= maxDf)
+    .map(([term]) => term)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const vocabulary = new Map(terms.map((term, column) => [term, column]));
+  const m = terms.length;
+  const idf = new Float32Array(m);
+  terms.forEach((term, column) => {
+    idf[column] = Math.log(n / (df.get(term) as number));
+  });
+  const analyzeMs = performance.now() - started;
+
+  // The sparse document×term matrix, rows L2-normalised.
+  const indptr = new Int32Array(n + 1);
+  const indexList: number[] = [];
+  const valueList: number[] = [];
+  docCounts.forEach((counts, row) => {
+    const entries: [number, number][] = [];
+    for (const [term, tf] of counts) {
+      const column = vocabulary.get(term);
+      if (column !== undefined) entries.push([column, Math.log1p(tf) * (idf[column] as number)]);
+    }
+    entries.sort((a, b) => a[0] - b[0]);
+    let norm = 0;
+    for (const [, weight] of entries) norm += weight * weight;
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (const [column, weight] of entries) {
+      indexList.push(column);
+      valueList.push(weight * inv);
+    }
+    indptr[row + 1] = indexList.length;
+  });
+  const matrix: CsrMatrix = {
+    rows: n,
+    cols: m,
+    indptr,
+    indices: Int32Array.from(indexList),
+    values: Float64Array.from(valueList),
+  };
+
+  const svdStarted = performance.now();
+  const requested = Math.max(0, Math.min(options.dimensions, m, n - (options.dropFirstComponent ? 1 : 0)));
+  const skip = options.dropFirstComponent ? 1 : 0;
+  const svd = randomizedSvd(matrix, requested + skip, {
+    oversample: options.oversample,
+    powerIterations: options.powerIterations,
+    seed: options.seed,
+  });
+  const k = Math.max(0, svd.rank - skip);
+  const svdMs = performance.now() - svdStarted;
+
+  const singularValues = new Float32Array(k);
+  const scale = new Float64Array(k);
+  const largest = svd.singularValues[0] ?? 0;
+  for (let c = 0; c < k; c++) {
+    const sigma = svd.singularValues[c + skip] as number;
+    singularValues[c] = sigma;
+    // Components with a (numerically) zero singular value carry no information: zero them.
+    scale[c] = sigma > 1e-9 * largest ? sigma ** (options.sigmaExponent - 1) : 0;
+  }
+  const projection = new Float32Array(m * k);
+  const full = svd.rank;
+  for (let t = 0; t < m; t++) {
+    for (let c = 0; c < k; c++) {
+      projection[t * k + c] = (svd.rightVectors[t * full + c + skip] as number) * (scale[c] as number);
+    }
+  }
+
+  if (options.termNormExponent !== 0) {
+    for (let t = 0; t < m; t++) {
+      let norm = 0;
+      for (let c = 0; c < k; c++) norm += (projection[t * k + c] as number) ** 2;
+      if (norm === 0) continue;
+      const f = Math.sqrt(norm) ** -options.termNormExponent;
+      for (let c = 0; c < k; c++) projection[t * k + c] = (projection[t * k + c] as number) * f;
+    }
+  }
+  const model = new LsaModel({
+    id: `lsa:${MODEL_VERSION}:d${k}:${digest}`,
+    options,
+    analyzerVersion: ANALYZER_VERSION,
+    documentCount: n,
+    terms,
+    idf,
+    singularValues,
+    projection,
+    dimensions: k,
+  });
+  onStats?.({
+    documents: n,
+    vocabulary: m,
+    nonZeros: indexList.length,
+    analyzeMs,
+    svdMs,
+    totalMs: performance.now() - started,
+  });
+  return model;
+}
+
+/** Options of the {@link createLsaEmbedder} adapter. */
+export interface LsaEmbedderOptions {
+  /** Passed to `analyze` for every text (see {@link LsaModel.embedText}). */
+  restoreAccents?: AccentRestorer;
+}
+
+/**
+ * The {@link Embedder} adapter: each text is folded in by {@link LsaModel.embedText}; queries
+ * and documents are treated alike. Vectors are unit length, or all-zero for a text with no
+ * known term ("no dense signal").
+ */
+export function createLsaEmbedder(model: LsaModel, options: LsaEmbedderOptions = {}): Embedder {
+  return {
+    id: model.id,
+    dimensions: model.dimensions,
+    embed(texts: readonly string[], _kind: EmbedKind): Promise<Float32Array[]> {
+      return Promise.resolve(texts.map((text) => model.embedText(text, options.restoreAccents)));
+    },
+  };
+}
