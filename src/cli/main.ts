@@ -69,13 +69,17 @@ function actionLabel(action: string): string {
   return { unchanged: "sem mudanças", indexed: "indexado", resumed: "retomado", failed: "falhou" }[action] ?? action;
 }
 
-async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>): Promise<T> {
+async function withEngine<T>(
+  settings: Settings,
+  work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>,
+  options: { retrievalAids?: boolean } = {},
+): Promise<T> {
   const store = openStore(settings);
   try {
     if (store.verseCount() === 0) {
       throw new CliError("o índice está vazio: rode `pastor index` primeiro");
     }
-    const aids = await loadRetrievalAids();
+    const aids = options.retrievalAids === false ? {} : await loadRetrievalAids();
     const { engine } = await loadEngine(store, settings, aids);
     return await work(engine);
   } finally {
@@ -161,7 +165,9 @@ program
     const settings = loadSettings();
     const parsed = parseReference(reference);
     if (!parsed.ok) throw new CliError(parsed.message);
-    const response = await withEngine(settings, (engine) => engine.search(reference, { k: 10_000, mode: "lexical" }));
+    const response = await withEngine(settings, (engine) => engine.search(reference, { k: 10_000, mode: "lexical" }), {
+      retrievalAids: false,
+    });
     const failures = response.references.filter((r) => !r.ok);
     if (failures.length > 0) throw new CliError(failures.map((f) => f.message).join("; "));
     const verses = response.results.filter((r) => r.via.includes("reference"));

@@ -1,0 +1,116 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { realBibleIndex, ROOT } from "./support/bible-index.js";
+import { tempDir, writeFile } from "./support/usfx.js";
+
+let dataDir: string;
+beforeAll(async () => {
+  ({ dataDir } = await realBibleIndex());
+}, 180_000);
+
+/** Runs the real `pastor` CLI (TypeScript sources through tsx) in a child process. */
+function pastor(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("pastor verses", () => {
+  it("prints Jo 3:16-18 from the corpus (the end-to-end proof)", async () => {
+    const { code, stdout } = await pastor(["verses", "Jo 3:16-18"]);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(
+      "João 3:16  Porque Deus amou o mundo de tal maneira, que deu o seu Filho unigênito, para que todo aquele que nele crê não pereça, mas tenha a vida eterna.",
+    );
+    expect(lines[2]).toMatch(/^João 3:18 {2}Quem nele crê não é condenado/);
+  });
+
+  it("reports a reference outside the book as not existing", async () => {
+    const { code, stderr } = await pastor(["verses", "João 30:1"]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/pastor: .*30/);
+  });
+
+  it("reports text that is not a reference", async () => {
+    const { code, stderr } = await pastor(["verses", "Livro Inexistente 3:16"]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^pastor: /);
+  });
+});
+
+describe("pastor search --json", () => {
+  it("prints the documented shape", async () => {
+    const { code, stdout } = await pastor(["search", "amai vossos inimigos", "--k", "3", "--json"]);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as { query: string; mode: string; results: Record<string, unknown>[] };
+    expect(json.query).toBe("amai vossos inimigos");
+    expect(json.mode).toBe("hybrid");
+    expect(json.results).toHaveLength(3);
+    expect(json.results[0]).toMatchObject({
+      ref: expect.stringMatching(/^[1-3A-Z]{3} \d+:\d+$/),
+      reference: expect.any(String),
+      book: expect.any(String),
+      chapter: expect.any(Number),
+      verse: expect.any(Number),
+      text: expect.any(String),
+      via: expect.any(Array),
+      matchedTerms: expect.any(Array),
+    });
+  });
+
+  it("rejects a bad option with a clear message", async () => {
+    const { code, stderr } = await pastor(["search", "fé", "--mode", "magic"]);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/hybrid, lexical ou dense/);
+  });
+
+  it("stops on an invalid setting, naming the variable", async () => {
+    const { code, stderr } = await pastor(["search", "fé"], { TOP_K: "abc" });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/TOP_K/);
+  });
+});
+
+describe("pastor eval", () => {
+  it("prints overall and per-type metrics as JSON", async () => {
+    const dir = tempDir();
+    const file = writeFile(
+      dir,
+      "q.jsonl",
+      [
+        JSON.stringify({ id: "a", type: "reference", query: "Rm 8:28", relevant: ["ROM 8:28"] }),
+        JSON.stringify({ id: "b", type: "lexical", query: "no princípio criou Deus os céus e a terra", relevant: ["GEN 1:1"] }),
+        JSON.stringify({ id: "c", type: "offtopic", query: "qual a capital da França?", relevant: [] }),
+      ].join("\n"),
+    );
+    const { code, stdout } = await pastor(["eval", "--queries", file, "--json"]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { queries: number; overall: Record<string, number>; byType: Record<string, Record<string, number>>; offtopic: { n: number } };
+    expect(report.queries).toBe(3);
+    expect(report.overall.n).toBe(2);
+    expect(report.byType.reference).toMatchObject({ n: 1, "hit@10": 1, "mrr@10": 1 });
+    expect(report.byType.lexical!["mrr@10"]).toBe(1);
+    expect(report.offtopic.n).toBe(1);
+  });
+
+  it("names the file and line of a bad query file", async () => {
+    const dir = tempDir();
+    const file = writeFile(dir, "bad.jsonl", `${JSON.stringify({ query: "x", type: "lexical", relevant: [] })}\n{não é json\n`);
+    const { code, stderr } = await pastor(["eval", "--queries", file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file}:2:`);
+  });
+});
