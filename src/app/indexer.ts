@@ -7,7 +7,7 @@ import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { loadUsfxFile, usfxSourceName, UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
-import { fingerprint, joinWindow, prepareEmbedder, type DenseChoice } from "./dense.js";
+import { DENSE_DOCUMENT_FORMAT, denseDocument, fingerprint, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
 
@@ -135,6 +135,7 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
     ...store.listSources().map((source) => `${source.file}:${source.sha256}:${source.status}`),
     `window=${options.contextWindow}`,
     `analyzer=${ANALYZER_VERSION}`,
+    `dense-document=${DENSE_DOCUMENT_FORMAT}`,
   ]);
   store.setManifest("corpus_fingerprint", corpusFingerprint);
   const embedder = await prepareEmbedder(options.dense, {
@@ -201,19 +202,20 @@ async function rewriteWindows(store: SqliteStore, name: string, file: string, co
 }
 
 async function embedMissing(store: SqliteStore, embedder: Embedder, options: IndexOptions): Promise<number> {
-  const missing = store.versesMissingVectors(embedder.id);
-  const total = store.vectorCount(embedder.id) + missing.length;
+  const key = vectorKey(embedder);
+  const missing = store.versesMissingVectors(key);
+  const total = store.vectorCount(key) + missing.length;
   let done = total - missing.length;
   options.onProgress?.({ phase: "dense", done, total });
   for (let start = 0; start < missing.length; start += options.batchSize) {
     options.signal?.throwIfAborted();
     const batch = missing.slice(start, start + options.batchSize);
     const vectors = await embedder.embed(
-      batch.map((row) => joinWindow(row.contextBefore, row.text, row.contextAfter)),
+      batch.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)),
       "document",
     );
     store.saveVectors(
-      embedder.id,
+      key,
       batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),
     );
     done += batch.length;

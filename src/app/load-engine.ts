@@ -2,7 +2,7 @@ import type { SqliteStore } from "../adapters/store/sqlite-store.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../core/search/engine.js";
 import type { Settings } from "../config/settings.js";
-import { loadStoredLsa, parseDenseChoice, prepareEmbedder } from "./dense.js";
+import { loadStoredLsa, parseDenseChoice, prepareEmbedder, vectorKey } from "./dense.js";
 
 export interface LoadedEngine {
   engine: SearchEngine;
@@ -55,7 +55,7 @@ export async function loadEngine(
   let matrix: Float32Array | undefined;
   let denseOffReason = reason;
   if (embedder) {
-    const vectors = store.loadVectors(embedder.id);
+    const vectors = store.loadVectors(vectorKey(embedder));
     if (vectors.size === 0) {
       denseOffReason = "os vetores ainda não foram calculados (rode a indexação)";
     } else {

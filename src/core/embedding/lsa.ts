@@ -8,12 +8,18 @@
  *   seen in at least `minDocFreq` documents and at most `maxDocFreqRatio` of them.
  * - X's top singular values Σ and right singular vectors V (terms × k) come from a
  *   randomized SVD (./linalg.ts) that never densifies X.
+ * - The stored projection is one row per term: row t of `V·Σ^(α−1)` (α = `sigmaExponent`),
+ *   divided by its own norm^γ (γ = `termNormExponent`).
  *
- * Embedding ("fold-in"): a text's weighted term vector x (same weighting) is projected as
- * `x · V · Σ^(α−1)`, i.e. the coordinates `U·Σ^α` a training document would get, then
- * L2-normalised. Queries and documents use the same fold-in, so cosine similarity between
- * them is meaningful. The stored "projection" matrix is `P = V · Σ^(α−1)`, one row per term;
- * α is `sigmaExponent` (see {@link LsaOptions}).
+ * Embedding ("fold-in"): a text's terms, weighted `log(1 + tf) × idf` as in training, sum
+ * their projection rows; the sum is L2-normalised. With γ = 0 this is exactly the `U·Σ^α`
+ * coordinates a training document gets. Queries and documents use the same fold-in, so cosine
+ * similarity between them is meaningful.
+ *
+ * Measured hint for callers: embedding a verse's document as its window followed by the verse
+ * once more (centre emphasised) ranked the intended verse better than the bare window (25
+ * hand-written queries, dense only: MRR@100 0.43 → 0.58, in the top 20 for 17 → 18 of 25).
+ * The model itself is agnostic to what text it is given.
  */
 import { createHash } from "node:crypto";
 import { ANALYZER_VERSION, analyze } from "../analysis/analyze.js";
@@ -31,7 +37,10 @@ export interface LsaOptions {
   maxDocFreqRatio?: number;
   /** Randomized SVD oversampling. Default 16. */
   oversample?: number;
-  /** Randomized SVD power iterations. Default 2. */
+  /**
+   * Randomized SVD power iterations (each one more XᵀX product plus a QR). Default 2. On the
+   * corpus, 1/2/3 put σ₁..σ₁₂₈ within 6%/2.4%/1.1% of a 6-iteration run; retrieval did not move.
+   */
   powerIterations?: number;
   /** PRNG seed of the random projection. Default 0x5eed. */
   seed?: number;
@@ -42,10 +51,15 @@ export interface LsaOptions {
   sigmaExponent?: number;
   /**
    * Drop the first singular direction (it tends to encode overall term frequency rather than
-   * topic). The model still has `dimensions` dimensions. Default false (measured).
+   * topic). The model still has `dimensions` dimensions. Default false: measured no gain.
    */
   dropFirstComponent?: boolean;
-  /** EXPERIMENT: divide each term's projection row by its norm^gamma. */
+  /**
+   * γ: each term's projection row is divided by its norm^γ. Rare terms lie mostly outside the
+   * top singular subspace, so their rows of V are short and plain fold-in (γ = 0) lets common
+   * terms drown them ("pescadores de homens" ≈ "homens"); γ = 1 gives every term a unit
+   * direction, which over-trusts the noisy directions of rare terms. Default 0.5 (measured).
+   */
   termNormExponent?: number;
 }
 
@@ -61,7 +75,7 @@ export const LSA_DEFAULTS: ResolvedLsaOptions = Object.freeze({
   seed: 0x5eed,
   sigmaExponent: 1,
   dropFirstComponent: false,
-  termNormExponent: 0,
+  termNormExponent: 0.5,
 });
 
 const FORMAT_MAGIC = "PLSA";
@@ -99,7 +113,7 @@ export class LsaModel {
   readonly idf: Float32Array;
   /** The singular values of the kept components, largest first (`dimensions` entries). */
   readonly singularValues: Float32Array;
-  /** `P = V·Σ^(α−1)`: a terms × dimensions row-major matrix; row t is term t's contribution. */
+  /** Rows of `V·Σ^(α−1)`, each divided by its norm^γ: terms × dimensions, row-major. */
   readonly projection: Float32Array;
 
   constructor(parts: LsaModelParts) {
@@ -291,10 +305,7 @@ export function trainLsaFromTerms(
 ): LsaModel {
   const started = performance.now();
   const resolved = resolveOptions(options);
-  const digest = lsaDigest(
-    documentTerms.map((terms) => terms.join(" ")),
-    resolved,
-  );
+  const digest = lsaDigest(documentTerms.map((terms) => terms.join(" ")), resolved);
   return trainFromTerms(documentTerms, resolved, digest, started, onStats);
 }
 
@@ -346,6 +357,12 @@ function trainFromTerms(
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const vocabulary = new Map(terms.map((term, column) => [term, column]));
   const m = terms.length;
+  if (m === 0) {
+    throw new RangeError(
+      `trainLsa: no term passes the document-frequency filters (${n} documents, ` +
+        `minDocFreq ${options.minDocFreq}, maxDocFreqRatio ${options.maxDocFreqRatio})`,
+    );
+  }
   const idf = new Float32Array(m);
   terms.forEach((term, column) => {
     idf[column] = Math.log(n / (df.get(term) as number));
@@ -413,8 +430,8 @@ function trainFromTerms(
       let norm = 0;
       for (let c = 0; c < k; c++) norm += (projection[t * k + c] as number) ** 2;
       if (norm === 0) continue;
-      const f = Math.sqrt(norm) ** -options.termNormExponent;
-      for (let c = 0; c < k; c++) projection[t * k + c] = (projection[t * k + c] as number) * f;
+      const factor = Math.sqrt(norm) ** -options.termNormExponent;
+      for (let c = 0; c < k; c++) projection[t * k + c] = (projection[t * k + c] as number) * factor;
     }
   }
   const model = new LsaModel({

@@ -114,7 +114,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   expansionWeight: 0.3,
   expansionsPerWord: 5,
   lexicalWeight: 1,
-  denseWeight: 0.7,
+  denseWeight: 0.85,
   crossrefSeeds: 5,
   crossrefWeight: 1,
   crossrefMinVotes: 10,
@@ -212,6 +212,32 @@ export class SearchEngine {
     if (!source) return undefined;
     const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
     return doc === undefined ? undefined : this.verses[doc];
+  }
+
+  /**
+   * Coordinates of a verse's context window: up to `size` non-empty neighbours on each side,
+   * same source and book, crossing chapters (the rule the indexer used for the window text).
+   */
+  windowCoordinates(
+    book: string,
+    chapter: number,
+    verse: number,
+    size: number,
+    source = this.primarySource,
+  ): { book: string; chapter: number; verse: number; verseEnd: number }[] {
+    if (!source) return [];
+    const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
+    if (doc === undefined) return [];
+    const at = (i: number) => this.verses[i];
+    const sameBook = (i: number) => at(i)?.source === source && at(i)?.book === book;
+    const before: number[] = [];
+    for (let i = doc - 1; i >= 0 && sameBook(i) && before.length < size; i--) if (at(i)!.text !== "") before.unshift(i);
+    const after: number[] = [];
+    for (let i = doc + 1; i < this.verses.length && sameBook(i) && after.length < size; i++) if (at(i)!.text !== "") after.push(i);
+    return [...before, doc, ...after].map((i) => {
+      const v = at(i)!;
+      return { book: v.book, chapter: v.chapter, verse: v.verse, verseEnd: v.verseEnd };
+    });
   }
 
   async search(query: string, options: { k?: number; mode?: SearchMode } = {}): Promise<SearchResponse> {

@@ -1,0 +1,133 @@
+import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
+
+/**
+ * The offline default provider: no model, no network. It answers extractively from the
+ * retrieved passages, citing each one by its reference exactly as given, and streams the
+ * answer in small chunks like a real model would. Same input, same output: no randomness,
+ * no dates.
+ */
+
+export interface StubProviderOptions {
+  /** Pause between chunks, in milliseconds (default 15; use 0 in tests). */
+  chunkDelayMs?: number;
+}
+
+export const STUB_MODEL = "extrativo";
+export const STUB_DEFAULT_CHUNK_DELAY_MS = 15;
+
+/** How many passages are quoted in full; the rest are only named. */
+const MAX_QUOTED = 4;
+const MAX_QUOTE_CHARS = 240;
+const MAX_QUESTION_CHARS = 160;
+
+const NUMBER_WORDS: Record<number, string> = { 2: "duas", 3: "três", 4: "quatro" };
+
+/** Lead-ins for the quoted passages, in order: the answer reads as prose, not as a list. */
+const LEAD_INS = ["O texto mais direto diz", "Também está escrito", "Em outro lugar, lemos", "E ainda"] as const;
+
+export const STUB_NOTHING_FOUND =
+  "Não encontrei, nas passagens consultadas, um texto bíblico que responda a essa pergunta. Tente reformulá-la com outras palavras ou cite um livro ou personagem.";
+
+export function createStubProvider(options: StubProviderOptions = {}): LlmProvider {
+  const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? STUB_DEFAULT_CHUNK_DELAY_MS);
+  return {
+    id: "stub",
+    model: STUB_MODEL,
+    stream(request: GenerateRequest): AsyncIterable<string> {
+      return streamChunks(composeStubAnswer(request), chunkDelayMs, request.signal);
+    },
+  };
+}
+
+/** The whole answer the stub streams for a request (exported for tests and previews). */
+export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages">): string {
+  const passages = (request.passages ?? [])
+    .map((passage) => ({ reference: passage.reference.trim(), text: normalizeSpace(passage.text) }))
+    .filter((passage) => passage.reference !== "" && passage.text !== "");
+  if (passages.length === 0) return STUB_NOTHING_FOUND;
+
+  const quoted = passages.slice(0, MAX_QUOTED);
+  const others = passages.slice(MAX_QUOTED);
+  const question = questionOf(request);
+
+  const paragraphs = [opening(question, quoted.length), quoted.map(quoteSentence).join(" ")];
+  if (others.length > 0) {
+    const names = others.map((passage) => passage.reference);
+    paragraphs.push(`${others.length === 1 ? "Outra passagem relacionada é" : "Outras passagens relacionadas são"} ${joinList(names)}.`);
+  }
+  paragraphs.push(
+    quoted.length === 1
+      ? "Vale ler a passagem por inteiro, no seu contexto, para entender melhor o que ela ensina."
+      : "Vale ler essas passagens por inteiro, cada uma no seu contexto, para entender melhor o que ensinam.",
+  );
+  return paragraphs.join("\n\n");
+}
+
+function questionOf(request: Pick<GenerateRequest, "question" | "messages">): string {
+  const explicit = normalizeSpace(request.question ?? "");
+  if (explicit !== "") return explicit;
+  const lastUser = [...(request.messages ?? [])].reverse().find((turn) => turn.role === "user");
+  return normalizeSpace(lastUser?.content ?? "");
+}
+
+function opening(question: string, count: number): string {
+  const what = count === 1 ? "uma passagem que ajuda" : `${NUMBER_WORDS[count] ?? String(count)} passagens que ajudam`;
+  if (question === "") return `A Bíblia traz ${what} a refletir sobre isso.`;
+  return `Sobre a sua pergunta, “${truncate(question, MAX_QUESTION_CHARS)}”, a Bíblia traz ${what} a responder.`;
+}
+
+function quoteSentence(passage: GroundingPassage, index: number): string {
+  const lead = LEAD_INS[index] ?? LEAD_INS[LEAD_INS.length - 1]!;
+  const quote = truncate(passage.text, MAX_QUOTE_CHARS).replace(/[.,;:]+$/u, "");
+  return `${lead}: “${quote}” (${passage.reference}).`;
+}
+
+function joinList(items: string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} e ${items[items.length - 1]!}`;
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/\s+/gu, " ").trim();
+}
+
+/** Cuts at a word boundary and marks the cut with an ellipsis. */
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const lastSpace = cut.lastIndexOf(" ");
+  const base = lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut;
+  return `${base.replace(/[\s.,;:!?]+$/u, "")}…`;
+}
+
+async function* streamChunks(text: string, delayMs: number, signal: AbortSignal | undefined): AsyncGenerator<string> {
+  const chunks = text.match(/\S+\s*/gu) ?? [];
+  for (let index = 0; index < chunks.length; index += 1) {
+    if (signal?.aborted) throw aborted();
+    if (index > 0 && delayMs > 0) await sleep(delayMs, signal);
+    if (signal?.aborted) throw aborted();
+    yield chunks[index]!;
+  }
+}
+
+function aborted(): LlmError {
+  return new LlmError("llm_aborted", "stub");
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(aborted());
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

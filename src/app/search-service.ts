@@ -1,0 +1,171 @@
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { SqliteStore, SourceRecord } from "../adapters/store/sqlite-store.js";
+import type { Settings } from "../config/settings.js";
+import type { SearchEngine } from "../core/search/engine.js";
+import type { IndexProgress, IndexSummary } from "./indexer.js";
+import type { IndexJob, WorkerMessage } from "./index-worker.js";
+import { loadEngine } from "./load-engine.js";
+import type { RetrievalAids } from "./retrieval-aids.js";
+
+export interface ServiceStatus {
+  sources: { file: string; sha256: string; verses: number; status: SourceRecord["status"] }[];
+  versesIndexed: number;
+  indexing: boolean;
+  progress: IndexProgress | null;
+  lastIndex: { finishedAt: string; ms: number; versesIndexed: number; vectorsComputed: number } | null;
+  errors: { file?: string; code?: string; message: string }[];
+  dense: { enabled: boolean; model: string | null; reason: string | null };
+  lexicalReady: boolean;
+}
+
+export class ReindexConflictError extends Error {
+  readonly code = "reindex_running";
+  constructor() {
+    super("Uma reindexação já está em andamento.");
+  }
+}
+
+/**
+ * Holds the live search engine and the indexing job. The engine is rebuilt from the store
+ * whenever indexing commits something new (after the lexical phase and at the end), so
+ * search answers during indexing from what is already indexed.
+ */
+export class SearchService {
+  private engineValue: SearchEngine | undefined;
+  private denseModel: string | null = null;
+  private denseReason: string | null = "o índice ainda não foi carregado";
+  private worker: Worker | undefined;
+  private progress: IndexProgress | null = null;
+  private lastIndex: ServiceStatus["lastIndex"] = null;
+  private errors: ServiceStatus["errors"] = [];
+  private reloading: Promise<void> | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly store: SqliteStore,
+    private readonly settings: Settings,
+    private readonly aids: RetrievalAids,
+  ) {}
+
+  get engine(): SearchEngine | undefined {
+    return this.engineValue;
+  }
+
+  get indexing(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Loads whatever the store holds (the lexical index is rebuilt from persisted terms). */
+  async reload(): Promise<void> {
+    this.reloading ??= (async () => {
+      try {
+        if (this.store.verseCount() === 0) {
+          this.engineValue = undefined;
+          this.denseReason = "o índice está vazio";
+          return;
+        }
+        const loaded = await loadEngine(this.store, this.settings, this.aids);
+        this.engineValue = loaded.engine;
+        this.denseModel = loaded.embedder?.id ?? null;
+        this.denseReason = loaded.denseOffReason ?? null;
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    return this.reloading;
+  }
+
+  /** Starts indexing in a worker; rejects with ReindexConflictError if one is running. */
+  startIndexing(): Promise<IndexSummary> {
+    if (this.worker) return Promise.reject(new ReindexConflictError());
+    const job: IndexJob = {
+      dataDir: path.resolve(this.settings.DATA_DIR),
+      corpusDir: path.resolve(this.settings.CORPUS_DIR),
+      contextWindow: this.settings.CONTEXT_WINDOW,
+      batchSize: this.settings.INDEX_BATCH_SIZE,
+      embeddingModel: this.settings.EMBEDDING_MODEL,
+    };
+    const workerUrl = new URL(import.meta.url.endsWith(".ts") ? "./index-worker.ts" : "./index-worker.js", import.meta.url);
+    const worker = new Worker(workerUrl, {
+      workerData: job,
+      execArgv: import.meta.url.endsWith(".ts") ? ["--import", "tsx"] : [],
+    });
+    this.worker = worker;
+    this.progress = { phase: "scanning", done: 0, total: 0 };
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (error: Error | undefined, summary?: IndexSummary) => {
+        if (settled) return;
+        settled = true;
+        this.worker = undefined;
+        void worker.terminate();
+        void this.reload().finally(() => {
+          this.notify();
+          if (error) reject(error);
+          else resolve(summary!);
+        });
+      };
+      worker.on("message", (message: WorkerMessage) => {
+        if (message.type === "progress") {
+          const previous = this.progress?.phase;
+          this.progress = message.progress;
+          // The lexical side is complete: serve it while vectors are computed.
+          if (previous === "lexical" && message.progress.phase !== "lexical") void this.reload();
+          this.notify();
+        } else if (message.type === "done") {
+          this.lastIndex = {
+            finishedAt: new Date().toISOString(),
+            ms: message.summary.ms,
+            versesIndexed: message.summary.versesIndexed,
+            vectorsComputed: message.summary.vectorsComputed,
+          };
+          this.errors = message.summary.errors.map((e) => ({ file: e.file, code: e.code, message: e.message }));
+          this.progress = { phase: "done", done: message.summary.versesTotal, total: message.summary.versesTotal };
+          finish(undefined, message.summary);
+        } else {
+          this.errors = [{ code: "index_failed", message: message.message }];
+          finish(new Error(message.message));
+        }
+      });
+      worker.on("error", (error) => {
+        this.errors = [{ code: "index_failed", message: error.message }];
+        finish(error);
+      });
+      worker.on("exit", (code) => {
+        if (code !== 0) {
+          this.errors = [{ code: "index_failed", message: `a indexação terminou com o código ${code}` }];
+          finish(new Error(`index worker exited with code ${code}`));
+        }
+      });
+    });
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  status(): ServiceStatus {
+    const sources = this.store.listSources();
+    return {
+      sources: sources.map((s) => ({ file: s.file, sha256: s.sha256, verses: s.verseCount, status: s.status })),
+      versesIndexed: this.engineValue?.size ?? 0,
+      indexing: this.indexing,
+      progress: this.progress,
+      lastIndex: this.lastIndex,
+      errors: this.errors,
+      dense: { enabled: this.engineValue?.denseAvailable ?? false, model: this.denseModel, reason: this.denseReason },
+      lexicalReady: this.engineValue !== undefined && this.engineValue.size > 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.worker) await this.worker.terminate();
+    this.worker = undefined;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The language-model specification: what the chat layer asks of a provider and what a
+ * provider may fail with. Types only (plus the error class): no I/O, no SDK. Adapters in
+ * `src/adapters/llm/` implement `LlmProvider`.
+ */
+
+/** One turn of the conversation already held with the user. */
+export interface ChatTurn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** A passage retrieved for the question, cited by `reference` exactly as given. */
+export interface GroundingPassage {
+  reference: string;
+  text: string;
+}
+
+export interface GenerateRequest {
+  /** The system prompt (instructions plus the retrieved passages, as the chat layer writes it). */
+  system: string;
+  /** The conversation, oldest first; the last turn is normally the user's question. */
+  messages: ChatTurn[];
+  /** Aborts the generation, including the upstream HTTP request. */
+  signal?: AbortSignal;
+  /** For the offline stub only: the passages to build the extractive answer from. */
+  passages?: GroundingPassage[];
+  /** For the offline stub only: the user's question, plain. */
+  question?: string;
+}
+
+export type LlmProviderId = "stub" | "ollama" | "openai" | "groq" | "anthropic";
+
+export const LLM_PROVIDER_IDS: readonly LlmProviderId[] = ["stub", "ollama", "openai", "groq", "anthropic"];
+
+export interface LlmProvider {
+  readonly id: LlmProviderId;
+  readonly model: string;
+  /**
+   * Streams the answer as text deltas. Every failure is thrown as an `LlmError`, during the
+   * iteration (never as a silent early end).
+   */
+  stream(request: GenerateRequest): AsyncIterable<string>;
+}
+
+export type LlmErrorCode =
+  | "llm_auth"
+  | "llm_rate_limited"
+  | "llm_unavailable"
+  | "llm_timeout"
+  | "llm_bad_response"
+  | "llm_aborted"
+  | "llm_config";
+
+/** The default end-user message for each code (Brazilian Portuguese, never any secret). */
+export const LLM_ERROR_MESSAGES: Readonly<Record<LlmErrorCode, string>> = {
+  llm_auth: "O provedor de IA recusou a chave de acesso configurada.",
+  llm_rate_limited: "O provedor de IA está recebendo pedidos demais. Tente de novo em instantes.",
+  llm_unavailable: "O provedor de IA está indisponível no momento.",
+  llm_timeout: "O provedor de IA demorou demais para responder.",
+  llm_bad_response: "O provedor de IA enviou uma resposta em formato inesperado.",
+  llm_aborted: "A geração da resposta foi cancelada.",
+  llm_config: "O provedor de IA não está configurado corretamente.",
+};
+
+/** The message for a stream cut mid-way (code `llm_bad_response`). */
+export const LLM_STREAM_INTERRUPTED_MESSAGE = "A resposta do provedor de IA foi interrompida.";
+
+export interface LlmErrorOptions {
+  /** The end-user message; defaults to `LLM_ERROR_MESSAGES[code]`. Must never contain a secret. */
+  message?: string;
+  /** The upstream HTTP status, when there was one. */
+  status?: number;
+  /** The underlying error, for logs (it may mention URLs, never keys: the SDK does not echo them). */
+  cause?: unknown;
+}
+
+/**
+ * A provider failure. `message` is a Portuguese sentence fit to show to the user as is;
+ * `code` is what the API and the UI switch on.
+ */
+export class LlmError extends Error {
+  readonly code: LlmErrorCode;
+  readonly status?: number;
+  readonly provider: string;
+
+  constructor(code: LlmErrorCode, provider: string, options: LlmErrorOptions = {}) {
+    super(options.message ?? LLM_ERROR_MESSAGES[code], options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "LlmError";
+    this.code = code;
+    this.provider = provider;
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+export function isLlmError(error: unknown): error is LlmError {
+  return error instanceof LlmError;
+}
