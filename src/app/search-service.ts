@@ -19,6 +19,19 @@ export interface ServiceStatus {
   lexicalReady: boolean;
 }
 
+/**
+ * The index worker: the compiled module in production; from the TypeScript sources (tests,
+ * `tsx`), a tiny bootstrap registers tsx inside the worker first, since Node 20 does not
+ * carry `--import` loaders into workers.
+ */
+function startIndexWorker(job: IndexJob): Worker {
+  const runningFromSources = import.meta.url.endsWith(".ts");
+  const url = new URL(runningFromSources ? "./index-worker.ts" : "./index-worker.js", import.meta.url);
+  if (!runningFromSources) return new Worker(url, { workerData: job, stderr: true });
+  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: job, stderr: true });
+}
+
 export class ReindexConflictError extends Error {
   readonly code = "reindex_running";
   constructor() {
@@ -86,12 +99,12 @@ export class SearchService {
       batchSize: this.settings.INDEX_BATCH_SIZE,
       embeddingModel: this.settings.EMBEDDING_MODEL,
     };
-    const workerUrl = new URL(import.meta.url.endsWith(".ts") ? "./index-worker.ts" : "./index-worker.js", import.meta.url);
-    const worker = new Worker(workerUrl, {
-      workerData: job,
-      execArgv: import.meta.url.endsWith(".ts") ? ["--import", "tsx"] : [],
-    });
+    const worker = startIndexWorker(job);
     this.worker = worker;
+    let stderr = "";
+    worker.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
     this.progress = { phase: "scanning", done: 0, total: 0 };
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -133,8 +146,10 @@ export class SearchService {
         finish(error);
       });
       worker.on("exit", (code) => {
-        if (code !== 0) {
-          this.errors = [{ code: "index_failed", message: `a indexação terminou com o código ${code}` }];
+        // After "done" the worker is terminated on purpose (exit code 1): not a failure.
+        if (code !== 0 && !settled) {
+          const detail = stderr.trim().split("\n").slice(0, 3).join(" ");
+          this.errors = [{ code: "index_failed", message: `a indexação terminou com o código ${code}${detail ? `: ${detail}` : ""}` }];
           finish(new Error(`index worker exited with code ${code}`));
         }
       });

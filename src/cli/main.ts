@@ -28,6 +28,19 @@ function searchMode(value: string): SearchMode {
 }
 
 program
+  .command("serve")
+  .description("inicia o servidor (API e aplicativo web) na porta PORT; indexa em segundo plano se AUTO_INDEX")
+  .action(async () => {
+    const settings = loadSettings();
+    const { startServer } = await import("../server/main.js");
+    const server = await startServer(settings);
+    console.error(`Pastor Online em http://localhost:${server.port}`);
+    const stop = () => void server.close().then(() => process.exit(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+
+program
   .command("index")
   .description("indexa os arquivos USFX de CORPUS_DIR (incremental: só refaz o que mudou)")
   .option("--json", "imprime um resumo em JSON")

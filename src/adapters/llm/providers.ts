@@ -24,7 +24,7 @@ import {
   type LlmProvider,
   type LlmProviderId,
 } from "../../core/chat/llm.js";
-import { createStubProvider } from "./stub.js";
+import { STUB_MODEL, createStubProvider } from "./stub.js";
 
 /**
  * The provider factory: turns configuration (normally the environment) into an
@@ -56,7 +56,7 @@ export interface ProviderConfig {
 }
 
 export const DEFAULT_MODELS: Readonly<Record<LlmProviderId, string>> = {
-  stub: "extrativo",
+  stub: STUB_MODEL,
   openai: "gpt-4o-mini",
   groq: "llama-3.3-70b-versatile",
   anthropic: "claude-3-5-haiku-latest",

@@ -1,0 +1,101 @@
+import type { ChatTurn, LlmProvider } from "../core/chat/llm.js";
+import { isLlmError } from "../core/chat/llm.js";
+import { CitationStreamFilter } from "../core/grounding/citations.js";
+import { passagesFromResults, ShownVerses, type Passage } from "../core/grounding/passages.js";
+import { buildChatPrompt, NO_EVIDENCE_MESSAGE } from "../core/grounding/prompt.js";
+import type { SearchEngine } from "../core/search/engine.js";
+
+/** What the browser receives for a source (the verse itself; the model saw its window). */
+export interface SourceJson {
+  id: string;
+  ref: string;
+  reference: string;
+  book: string;
+  bookCode: string;
+  chapter: number;
+  verse: number;
+  verseEnd: number;
+  text: string;
+  cited?: boolean;
+}
+
+export type ChatEvent =
+  | { event: "sources"; data: { conversationId: string; sources: SourceJson[] } }
+  | { event: "token"; data: { text: string } }
+  | { event: "done"; data: { citations: string[] } }
+  | { event: "error"; data: { code: string; message: string } };
+
+export interface ChatInput {
+  message: string;
+  history: ChatTurn[];
+  conversationId: string;
+  signal: AbortSignal;
+}
+
+export interface ChatDependencies {
+  engine: SearchEngine;
+  provider: LlmProvider;
+  topK: number;
+  contextWindow: number;
+}
+
+/** Errors that are not the provider's get one stable code and a plain message. */
+const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
+
+/**
+ * One answer, as the events the SSE route writes: the consulted sources, the model's text
+ * with every reference checked against what the model was shown (invented ones never leave
+ * the server, not even half-written), and the citations that survived. No evidence: a fixed
+ * message and the model is not called.
+ */
+export async function* answerQuestion(deps: ChatDependencies, input: ChatInput): AsyncGenerator<ChatEvent> {
+  const { engine } = deps;
+  const response = await engine.search(input.message, { k: deps.topK });
+  const passages = passagesFromResults(response.results, (result) =>
+    engine.windowCoordinates(result.book, result.chapter, result.verse, deps.contextWindow),
+  );
+  yield { event: "sources", data: { conversationId: input.conversationId, sources: passages.map(toSourceJson) } };
+
+  if (passages.length === 0) {
+    yield { event: "token", data: { text: NO_EVIDENCE_MESSAGE } };
+    yield { event: "done", data: { citations: [] } };
+    return;
+  }
+
+  const prompt = buildChatPrompt({ question: input.message, passages, history: input.history });
+  const filter = new CitationStreamFilter(new ShownVerses(passages), engine.versificationOf());
+  try {
+    const stream = deps.provider.stream({
+      system: prompt.system,
+      messages: prompt.messages,
+      signal: input.signal,
+      passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
+      question: input.message,
+    });
+    for await (const delta of stream) {
+      const text = filter.push(delta);
+      if (text !== "") yield { event: "token", data: { text } };
+    }
+    const tail = filter.flush();
+    if (tail !== "") yield { event: "token", data: { text: tail } };
+    yield { event: "done", data: { citations: filter.citations } };
+  } catch (error) {
+    if (input.signal.aborted) return;
+    yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
+  }
+}
+
+function toSourceJson(passage: Passage): SourceJson {
+  const range = passage.verseEnd > passage.verse ? `${passage.verse}-${passage.verseEnd}` : String(passage.verse);
+  return {
+    id: passage.id,
+    ref: `${passage.book} ${passage.chapter}:${range}`,
+    reference: passage.reference,
+    book: passage.reference.slice(0, passage.reference.lastIndexOf(" ")),
+    bookCode: passage.book,
+    chapter: passage.chapter,
+    verse: passage.verse,
+    verseEnd: passage.verseEnd,
+    text: passage.text,
+  };
+}

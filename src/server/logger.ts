@@ -1,0 +1,14 @@
+/** Structured logs: one JSON object a line on stderr (time, level, message, fields). */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export function createJsonLogger(write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
+  const log = (level: string) => (message: string, fields: Record<string, unknown> = {}) =>
+    write(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }));
+  return { info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,0 +1,63 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { createProvider, providerConfigFromEnv } from "../adapters/llm/providers.js";
+import { loadRetrievalAids } from "../app/retrieval-aids.js";
+import { openStore } from "../app/runtime.js";
+import { SearchService } from "../app/search-service.js";
+import type { Settings } from "../config/settings.js";
+import { loadCrossReferences } from "../core/bible/cross-references.js";
+import { findProjectRoot } from "../project-root.js";
+import { createApp } from "./app.js";
+import { createJsonLogger, type Logger } from "./logger.js";
+
+export interface RunningServer {
+  port: number;
+  service: SearchService;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole product in one process: the API, the web app's static files (when built)
+ * and, with AUTO_INDEX, indexing in a background worker. The chat answers during indexing
+ * from what is already indexed.
+ */
+export async function startServer(settings: Settings, options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createJsonLogger();
+  const provider = createProvider(providerConfigFromEnv(options.env ?? process.env));
+  const store = openStore(settings);
+  const [aids, crossReferences] = await Promise.all([loadRetrievalAids(), loadCrossReferences()]);
+  const service = new SearchService(store, settings, aids);
+  await service.reload();
+
+  const app = createApp({ service, provider, settings, crossReferences, logger });
+  const webDist = path.join(findProjectRoot(), "web", "dist");
+  if (existsSync(webDist)) {
+    app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
+  }
+
+  const server: ServerType = await new Promise((resolve) => {
+    const instance = serve({ fetch: app.fetch, port: settings.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, () => resolve(instance));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : settings.PORT;
+  logger.info("listening", { port, provider: provider.id, model: provider.model, verses: service.engine?.size ?? 0 });
+
+  if (settings.AUTO_INDEX) {
+    service.startIndexing().then(
+      (summary) => logger.info("indexed", { ms: summary.ms, versesIndexed: summary.versesIndexed, verses: summary.versesTotal }),
+      (error: unknown) => logger.error("indexing failed", { message: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  return {
+    port,
+    service,
+    async close() {
+      await service.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      store.close();
+    },
+  };
+}
