@@ -218,3 +218,19 @@ describe("CORS", () => {
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
+
+describe("load and faults", () => {
+  it("a slow client that never reads does not block another", async () => {
+    const provider = new ScriptedProvider(Array.from({ length: 400 }, () => "palavra ".repeat(50)));
+    await withProvider(provider, async (server) => {
+      const controller = new AbortController();
+      const slow = await postChat(server.url, { message: "amor ao próximo" }, { signal: controller.signal });
+      expect(slow.status).toBe(200); // headers arrived; the body is never read
+      const fast = await fetch(`${server.url}/api/verses?ref=${encodeURIComponent("Sl 23:1")}`);
+      expect(fast.status).toBe(200);
+      const chat = parseSse(await (await postChat(server.url, { message: "Salmo 23:1" })).text());
+      expect(chat.at(-1)!.event).toBe("done");
+      controller.abort();
+    });
+  });
+});

@@ -70,23 +70,30 @@ export class SearchService {
   }
 
   /** Loads whatever the store holds (the lexical index is rebuilt from persisted terms). */
+  /**
+   * Rebuilds the engine from the store. Reloads run one after another, and each call is
+   * followed by a load that starts after it (a reload requested while one runs, say at the
+   * end of indexing, is never answered by the older one that missed the newest data).
+   */
   async reload(): Promise<void> {
-    this.reloading ??= (async () => {
-      try {
-        if (this.store.verseCount() === 0) {
-          this.engineValue = undefined;
-          this.denseReason = "o índice está vazio";
-          return;
-        }
-        const loaded = await loadEngine(this.store, this.settings, this.aids);
-        this.engineValue = loaded.engine;
-        this.denseModel = loaded.embedder?.id ?? null;
-        this.denseReason = loaded.denseOffReason ?? null;
-      } finally {
-        this.reloading = undefined;
-      }
-    })();
-    return this.reloading;
+    const next = (this.reloading ?? Promise.resolve()).catch(() => undefined).then(() => this.load());
+    this.reloading = next;
+    void next.finally(() => {
+      if (this.reloading === next) this.reloading = undefined;
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async load(): Promise<void> {
+    if (this.store.verseCount() === 0) {
+      this.engineValue = undefined;
+      this.denseReason = "o índice está vazio";
+      return;
+    }
+    const loaded = await loadEngine(this.store, this.settings, this.aids);
+    this.engineValue = loaded.engine;
+    this.denseModel = loaded.embedder?.id ?? null;
+    this.denseReason = loaded.denseOffReason ?? null;
   }
 
   /** Starts indexing in a worker; rejects with ReindexConflictError if one is running. */

@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createStubProvider } from "../src/adapters/llm/stub.js";
+import { ROOT } from "./support/bible-index.js";
+import { parseSse, postChat, startTestServer, type TestServer } from "./support/server.js";
+import { tempDir } from "./support/usfx.js";
+import path from "node:path";
+
+let server: TestServer | undefined;
+afterAll(async () => {
+  await server?.close();
+});
+
+interface Status {
+  indexing: boolean;
+  versesIndexed: number;
+  lexicalReady: boolean;
+  progress: { phase: string; done: number; total: number } | null;
+  embedding: { enabled: boolean };
+}
+
+describe("a server started on an empty index", () => {
+  it("says the index is not ready, then answers during indexing from what is indexed, and reports progress", async () => {
+    server = await startTestServer(tempDir("pastor-empty-"), createStubProvider({ chunkDelayMs: 0 }), {
+      CORPUS_DIR: path.join(ROOT, "corpus"),
+      INDEX_BATCH_SIZE: "2048",
+    });
+    const status = async () => (await (await fetch(`${server!.url}/api/status`)).json()) as Status;
+
+    const before = await status();
+    expect(before.lexicalReady).toBe(false);
+    expect(before.versesIndexed).toBe(0);
+    const early = await postChat(server.url, { message: "amai vossos inimigos" });
+    expect(early.status).toBe(503);
+    expect(((await early.json()) as { error: { code: string } }).error.code).toBe("index_not_ready");
+
+    const indexing = server.service.startIndexing();
+    const phases = new Set<string>();
+    // The lexical side is served as soon as it is committed, while the dense model trains.
+    await expect
+      .poll(
+        async () => {
+          const now = await status();
+          if (now.progress) phases.add(now.progress.phase);
+          return now.lexicalReady && now.indexing;
+        },
+        { timeout: 60_000, interval: 100 },
+      )
+      .toBe(true);
+    const during = parseSse(await (await postChat(server.url, { message: "amai vossos inimigos" })).text());
+    expect(during[0]!.event).toBe("sources");
+    expect((during[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
+    expect(during.at(-1)!.event).toBe("done");
+
+    await indexing;
+    const after = await status();
+    expect(after.indexing).toBe(false);
+    expect(after.versesIndexed).toBe(31_102);
+    expect(after.embedding.enabled).toBe(true);
+    expect(after.progress).toMatchObject({ phase: "done", done: 31_102, total: 31_102 });
+    expect(phases.has("lexical") || phases.has("training") || phases.has("dense")).toBe(true);
+  }, 120_000);
+});
