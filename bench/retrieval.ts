@@ -83,6 +83,47 @@ function fts5Baseline(store: SqliteStore, queries: readonly EvalQuery[]) {
   return { latency: latencyStats(samples), report: evaluateRankings(queries, rankings, 10, "fts5-baseline") };
 }
 
+/** Off-topic questions of our own (the dev file has only three). */
+const OWN_OFFTOPIC = [
+  "qual é a capital da França?",
+  "como configurar meu roteador wifi",
+  "receita de bolo de cenoura",
+  "quem ganhou a copa do mundo de 2002?",
+  "qual o preço do bitcoin hoje",
+  "me ensine a programar em python",
+  "como trocar o pneu do carro",
+  "qual a previsão do tempo para amanhã",
+  "melhores filmes de ação de 2020",
+];
+
+/**
+ * How many off-topic questions the system refuses on its own (retrieval finds no evidence,
+ * so the fixed message answers and the model is not called), against how many real ones it
+ * would wrongly refuse; and whether a dense similarity floor could separate them: the best
+ * floor that keeps every on-topic question, and how many off-topic ones it would block.
+ */
+async function offTopicRefusals(engine: SearchEngine, queries: readonly EvalQuery[]) {
+  const offTopic = [...queries.filter((q) => q.type === "offtopic").map((q) => q.query), ...OWN_OFFTOPIC];
+  const onTopic = queries.filter((q) => q.type !== "offtopic").map((q) => q.query);
+  const refused = async (list: readonly string[]) => {
+    let n = 0;
+    for (const query of list) if ((await engine.search(query, { k: 6 })).results.length === 0) n++;
+    return n;
+  };
+  const topSimilarity = async (query: string) => (await engine.search(query, { k: 1, mode: "dense" })).results[0]?.similarity ?? 0;
+  const onSims = await Promise.all(onTopic.map(topSimilarity));
+  const offSims = await Promise.all(offTopic.map(topSimilarity));
+  const floor = Math.min(...onSims);
+  return {
+    offTopic: offTopic.length,
+    offTopicRefused: await refused(offTopic),
+    onTopic: onTopic.length,
+    onTopicRefused: await refused(onTopic),
+    similarityFloorKeepingAllOnTopic: Math.round(floor * 1000) / 1000,
+    offTopicBlockedByThatFloor: offSims.filter((s) => s < floor).length,
+  };
+}
+
 function qualityLine(report: EvalReport): Record<string, number> {
   const line: Record<string, number> = { "hit@10": report.overall["hit@10"]!, "ndcg@10": report.overall["ndcg@10"]! };
   for (const [type, metrics] of Object.entries(report.byType)) line[`ndcg@10 ${type}`] = metrics["ndcg@10"]!;
@@ -108,6 +149,7 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
   const modes: Record<string, Awaited<ReturnType<typeof measureMode>>> = {};
   for (const mode of ["hybrid", "lexical", "dense"] as const) modes[mode] = await measureMode(engine, queries, mode);
   const baseline = fts5Baseline(store, queries);
+  const offTopic = await offTopicRefusals(engine, queries);
   store.close();
   rmSync(dataDir, { recursive: true, force: true });
 
@@ -118,6 +160,7 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
     rssAfterLoadMb,
     latencyMs: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, m.latency]), ["fts5-baseline", baseline.latency]]),
     quality: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, qualityLine(m.report)]), ["fts5-baseline", qualityLine(baseline.report)]]),
+    offTopic,
     ratios: {
       "hybrid/fts5 ndcg@10": round2(hybrid.report.overall["ndcg@10"]! / Math.max(baseline.report.overall["ndcg@10"]!, 1e-9)),
       "hybrid/fts5 hit@10": round2(hybrid.report.overall["hit@10"]! / Math.max(baseline.report.overall["hit@10"]!, 1e-9)),

@@ -4,10 +4,14 @@
  */
 import { runParseBench } from "./parse.js";
 import { runRetrievalBench } from "./retrieval.js";
+import { runChatBench } from "./chat.js";
+import { runLsaBench } from "./lsa.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
+  ["lsa", () => runLsaBench()],
   ["retrieval", runRetrievalBench],
+  ["chat", () => runChatBench()],
 ];
 
 for (const [name, run] of sections) {

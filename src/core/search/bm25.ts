@@ -10,11 +10,6 @@ export interface Bm25Parameters {
 
 export const DEFAULT_BM25: Bm25Parameters = { k1: 1.2, b: 0.75 };
 
-interface Postings {
-  docs: Int32Array;
-  freqs: Uint16Array;
-}
-
 export interface WeightedTerm {
   term: string;
   /** Multiplies the term's BM25 contribution (1 for the asker's own words). */
@@ -28,8 +23,16 @@ export interface Bm25Hit {
   matchedTerms: string[];
 }
 
+/**
+ * Postings are stored compressed-sparse-row: one term id per distinct term, and for term t
+ * its documents are docs[offsets[t] .. offsets[t+1]) with their frequencies alongside. Two
+ * flat typed arrays instead of one pair of arrays per term keep ~400k phrase keys cheap.
+ */
 export class Bm25Index {
-  private readonly postings = new Map<string, Postings>();
+  private readonly termIds = new Map<string, number>();
+  private readonly offsets: Int32Array;
+  private readonly docs: Int32Array;
+  private readonly freqs: Uint16Array;
   private readonly docLengths: Float32Array;
   private readonly averageLength: number;
   private readonly scratch: Float64Array;
@@ -39,23 +42,38 @@ export class Bm25Index {
     private readonly params: Bm25Parameters = DEFAULT_BM25,
   ) {
     this.docLengths = new Float32Array(documents.length);
-    const building = new Map<string, { docs: number[]; freqs: number[] }>();
+    // Pass 1: term ids and document frequencies.
+    const df: number[] = [];
     let total = 0;
     documents.forEach((terms, doc) => {
       this.docLengths[doc] = terms.length;
       total += terms.length;
+      for (const term of new Set(terms)) {
+        let id = this.termIds.get(term);
+        if (id === undefined) {
+          id = df.length;
+          this.termIds.set(term, id);
+          df.push(0);
+        }
+        df[id]!++;
+      }
+    });
+    this.offsets = new Int32Array(df.length + 1);
+    for (let t = 0; t < df.length; t++) this.offsets[t + 1] = this.offsets[t]! + df[t]!;
+    this.docs = new Int32Array(this.offsets[df.length]!);
+    this.freqs = new Uint16Array(this.offsets[df.length]!);
+    // Pass 2: fill, documents in increasing order within each term.
+    const cursor = this.offsets.slice(0, df.length);
+    documents.forEach((terms, doc) => {
       const counts = new Map<string, number>();
       for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
       for (const [term, freq] of counts) {
-        let list = building.get(term);
-        if (!list) building.set(term, (list = { docs: [], freqs: [] }));
-        list.docs.push(doc);
-        list.freqs.push(Math.min(freq, 65_535));
+        const id = this.termIds.get(term)!;
+        const at = cursor[id]!++;
+        this.docs[at] = doc;
+        this.freqs[at] = Math.min(freq, 65_535);
       }
     });
-    for (const [term, list] of building) {
-      this.postings.set(term, { docs: Int32Array.from(list.docs), freqs: Uint16Array.from(list.freqs) });
-    }
     this.averageLength = documents.length > 0 ? total / documents.length : 0;
     this.scratch = new Float64Array(documents.length);
   }
@@ -65,11 +83,12 @@ export class Bm25Index {
   }
 
   get vocabularySize(): number {
-    return this.postings.size;
+    return this.termIds.size;
   }
 
   documentFrequency(term: string): number {
-    return this.postings.get(term)?.docs.length ?? 0;
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.offsets[id + 1]! - this.offsets[id]!;
   }
 
   /** Lucene's BM25 idf, always positive: ln(1 + (N - df + 0.5) / (df + 0.5)). */
@@ -92,12 +111,12 @@ export class Bm25Index {
     const touched: number[] = [];
     const matchedBy = new Map<number, number[]>();
     merged.forEach(({ term, weight }, termIndex) => {
-      const list = this.postings.get(term);
-      if (!list || weight <= 0) return;
+      const id = this.termIds.get(term);
+      if (id === undefined || weight <= 0) return;
       const idf = this.idf(term) * weight;
-      for (let i = 0; i < list.docs.length; i++) {
-        const doc = list.docs[i]!;
-        const freq = list.freqs[i]!;
+      for (let i = this.offsets[id]!; i < this.offsets[id + 1]!; i++) {
+        const doc = this.docs[i]!;
+        const freq = this.freqs[i]!;
         const norm = k1 * (1 - b + (b * this.docLengths[doc]!) / this.averageLength);
         const contribution = (idf * freq * (k1 + 1)) / (freq + norm);
         if (scores[doc] === 0) touched.push(doc);

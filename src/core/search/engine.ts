@@ -161,7 +161,7 @@ export function coordinateKey(source: string, book: string, chapter: number, ver
 export class SearchEngine {
   private readonly lexical: Bm25Index;
   private readonly phrases: Bm25Index;
-  private readonly exact: Bm25Index;
+  private exactIndex: Bm25Index | undefined;
   private readonly vectors: VectorIndex | undefined;
   private readonly byKey = new Map<string, number>();
   private readonly versification = new Map<string, Map<string, number[]>>();
@@ -177,7 +177,6 @@ export class SearchEngine {
     readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
   ) {
     this.lexical = new Bm25Index(verses.map((verse) => verse.terms));
-    this.exact = new Bm25Index(verses.map((verse) => tokenize(verse.text)));
     this.phrases = new Bm25Index(verses.map((verse) => (verse.text === "" ? [] : wordBigrams(verse.text))));
     const dims = deps.embedder?.dimensions ?? 0;
     this.vectors = vectorMatrix && dims > 0 ? new VectorIndex(vectorMatrix, dims) : undefined;
@@ -192,6 +191,12 @@ export class SearchEngine {
     this.primarySource = deps.primarySource ?? verses[0]?.source;
     this.restoreAccents = buildAccentRestorer(verses);
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
+  }
+
+  /** The exact-word index, built on first use (only the exact-word settings need it). */
+  private exact(): Bm25Index {
+    this.exactIndex ??= new Bm25Index(this.verses.map((verse) => tokenize(verse.text)));
+    return this.exactIndex;
   }
 
   get denseAvailable(): boolean {
@@ -348,7 +353,7 @@ export class SearchEngine {
     for (const hit of this.lexical.search([...own, ...expansions], limit * 4)) {
       scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
     }
-    for (const hit of this.exact.search(exact, limit * 4)) {
+    for (const hit of exact.length > 0 ? this.exact().search(exact, limit * 4) : []) {
       const entry = scores.get(hit.doc);
       if (entry) entry.score += hit.score;
       else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });

@@ -1,0 +1,133 @@
+/**
+ * Chat load benchmark: N concurrent chat streams (stub provider, its default 15 ms between
+ * chunks) against a real server process over loopback. Reports time to first token and to
+ * the end of the stream (p50/p95), errors, and the server's RSS, at 1, 50 and 200 streams.
+ *
+ *   npx tsx bench/chat.ts      (also part of `npm run bench`)
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
+import { indexCorpus } from "../src/app/indexer.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const QUESTIONS = [
+  "estou com medo do futuro",
+  "o que Jesus disse sobre amar os inimigos?",
+  "João 3:16",
+  "como posso perdoar quem me feriu?",
+  "a parábola do semeador",
+  "Salmo 23",
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+}
+
+async function oneStream(url: string, message: string): Promise<{ ttft: number; total: number; ok: boolean }> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ message }),
+    });
+    if (!response.ok || !response.body) return { ttft: 0, total: 0, ok: false };
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let ttft = 0;
+    let ok = false;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      if (ttft === 0 && buffer.includes("event: token")) ttft = performance.now() - started;
+      if (buffer.includes("event: error")) return { ttft, total: performance.now() - started, ok: false };
+      if (buffer.includes("event: done")) ok = true;
+    }
+    return { ttft, total: performance.now() - started, ok };
+  } catch {
+    return { ttft: 0, total: 0, ok: false };
+  }
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const status = (await (await fetch(`${url}/api/status`)).json()) as { lexicalReady: boolean; embedding: { enabled: boolean } };
+      if (status.lexicalReady && status.embedding.enabled) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("server did not become ready");
+}
+
+export async function runChatBench(levels: readonly number[] = [1, 50, 200]): Promise<Record<string, unknown>> {
+  const dataDir = path.join(tmpdir(), `pastor-chat-bench-${process.pid}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  const store = SqliteStore.open(dataDir);
+  await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 2048, dense: { kind: "lsa" } });
+  store.close();
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "serve"], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", AUTO_INDEX: "false", LLM_PROVIDER: "stub" },
+    stdio: ["ignore", "ignore", "ignore"],
+  });
+  try {
+    await waitForHealth(url, child);
+    const idleRssMb = rssMb(child.pid!);
+    const results: Record<string, unknown> = {};
+    let peakRssMb = idleRssMb;
+    for (const concurrency of levels) {
+      const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(child.pid!))), 50);
+      const started = performance.now();
+      const streams = await Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(url, QUESTIONS[i % QUESTIONS.length]!)));
+      clearInterval(sampler);
+      const ok = streams.filter((s) => s.ok);
+      results[`${concurrency} streams`] = {
+        ttftMs: { p50: percentile(ok.map((s) => s.ttft), 50), p95: percentile(ok.map((s) => s.ttft), 95) },
+        totalMs: { p50: percentile(ok.map((s) => s.total), 50), p95: percentile(ok.map((s) => s.total), 95) },
+        errors: streams.length - ok.length,
+        wallMs: Math.round(performance.now() - started),
+        serverRssMb: rssMb(child.pid!),
+      };
+    }
+    return { provider: "stub (15 ms between chunks)", idleRssMb, peakRssMb, ...results };
+  } finally {
+    child.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await runChatBench(), null, 2));
+}
