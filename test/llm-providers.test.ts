@@ -436,7 +436,7 @@ describe("provider configuration", () => {
     expect(models).toEqual({
       openai: "gpt-4o-mini",
       groq: "llama-3.3-70b-versatile",
-      anthropic: "claude-3-5-haiku-latest",
+      anthropic: "claude-haiku-4-5",
       ollama: "llama3.1",
     });
   });

@@ -59,7 +59,7 @@ export const DEFAULT_MODELS: Readonly<Record<LlmProviderId, string>> = {
   stub: STUB_MODEL,
   openai: "gpt-4o-mini",
   groq: "llama-3.3-70b-versatile",
-  anthropic: "claude-3-5-haiku-latest",
+  anthropic: "claude-haiku-4-5",
   ollama: "llama3.1",
 };
 
