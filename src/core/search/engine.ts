@@ -65,6 +65,9 @@ export interface SearchResponse {
 }
 
 export interface SearchSettings {
+  /** Okapi BM25 parameters of the verse-text index. */
+  bm25K1: number;
+  bm25B: number;
   topK: number;
   candidateMultiplier: number;
   maxKeywordOnly: number;
@@ -103,6 +106,8 @@ export interface SearchSettings {
  * table of what each lever did); generic settings, never rules for particular questions.
  */
 export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
+  bm25K1: 1.2,
+  bm25B: 0.75,
   topK: 6,
   candidateMultiplier: 4,
   maxKeywordOnly: 2,
@@ -176,7 +181,7 @@ export class SearchEngine {
     private readonly deps: EngineDependencies = {},
     readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
   ) {
-    this.lexical = new Bm25Index(verses.map((verse) => verse.terms));
+    this.lexical = new Bm25Index(verses.map((verse) => verse.terms), { k1: settings.bm25K1, b: settings.bm25B });
     this.phrases = new Bm25Index(verses.map((verse) => (verse.text === "" ? [] : wordBigrams(verse.text))));
     const dims = deps.embedder?.dimensions ?? 0;
     this.vectors = vectorMatrix && dims > 0 ? new VectorIndex(vectorMatrix, dims) : undefined;
