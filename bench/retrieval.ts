@@ -105,13 +105,15 @@ const OWN_OFFTOPIC = [
 async function offTopicRefusals(engine: SearchEngine, queries: readonly EvalQuery[]) {
   const offTopic = [...queries.filter((q) => q.type === "offtopic").map((q) => q.query), ...OWN_OFFTOPIC];
   const onTopic = queries.filter((q) => q.type !== "offtopic").map((q) => q.query);
+  // Reference queries ("Rm 8:28") are answered by metadata and carry no dense signal.
+  const onTopicWords = queries.filter((q) => q.type !== "offtopic" && q.type !== "reference").map((q) => q.query);
   const refused = async (list: readonly string[]) => {
     let n = 0;
     for (const query of list) if ((await engine.search(query, { k: 6 })).results.length === 0) n++;
     return n;
   };
   const topSimilarity = async (query: string) => (await engine.search(query, { k: 1, mode: "dense" })).results[0]?.similarity ?? 0;
-  const onSims = await Promise.all(onTopic.map(topSimilarity));
+  const onSims = await Promise.all(onTopicWords.map(topSimilarity));
   const offSims = await Promise.all(offTopic.map(topSimilarity));
   const floor = Math.min(...onSims);
   return {
