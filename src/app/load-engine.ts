@@ -38,17 +38,9 @@ export async function loadEngine(
 ): Promise<LoadedEngine> {
   const stored = store.loadVerses();
   const terms = store.loadTerms();
-  const verses: EngineVerse[] = stored.map((verse) => ({
-    source: verse.source,
-    book: verse.book,
-    bookName: verse.bookName,
-    chapter: verse.chapter,
-    verse: verse.verse,
-    verseEnd: verse.verseEnd,
-    text: verse.text,
-    contextBefore: verse.contextBefore,
-    contextAfter: verse.contextAfter,
-    terms: (terms.get(verse.id) ?? "").split(" ").filter(Boolean),
+  const verses: EngineVerse[] = stored.map(({ id, ord: _ord, canonical: _canonical, ...verse }) => ({
+    ...verse,
+    terms: (terms.get(id) ?? "").split(" ").filter(Boolean),
   }));
 
   const { embedder, reason } = await loadServingEmbedder(store, settings);

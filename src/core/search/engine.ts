@@ -25,20 +25,12 @@ export interface EngineVerse {
   terms: readonly string[];
 }
 
-export interface SearchResult {
+/** A verse found for a query: the verse (its book name canonical) and how it was found. */
+export interface SearchResult extends Omit<EngineVerse, "terms"> {
   /** Compact coordinate, e.g. "MAT 5:44" (USFX book code). */
   ref: string;
   /** Canonical Portuguese reference, e.g. "Mateus 5:44". */
   reference: string;
-  source: string;
-  book: string;
-  bookName: string;
-  chapter: number;
-  verse: number;
-  verseEnd: number;
-  text: string;
-  contextBefore: string;
-  contextAfter: string;
   via: Via[];
   matchedTerms: string[];
   score: number;
@@ -455,21 +447,14 @@ export class SearchEngine {
   }
 
   private toResult(doc: number, via: Via[], matchedTerms: string[], score: number, lexicalScore?: number, similarity?: number): SearchResult {
-    const verse = this.verses[doc]!;
+    const { terms: _terms, ...verse } = this.verses[doc]!;
     const range = verse.verseEnd > verse.verse ? `${verse.verse}-${verse.verseEnd}` : String(verse.verse);
     const name = bookByCode(verse.book)?.name ?? verse.bookName;
     const result: SearchResult = {
+      ...verse,
       ref: `${verse.book} ${verse.chapter}:${range}`,
       reference: `${name} ${verse.chapter}:${range}`,
-      source: verse.source,
-      book: verse.book,
       bookName: name,
-      chapter: verse.chapter,
-      verse: verse.verse,
-      verseEnd: verse.verseEnd,
-      text: verse.text,
-      contextBefore: verse.contextBefore,
-      contextAfter: verse.contextAfter,
       via,
       matchedTerms,
       score,
