@@ -57,6 +57,14 @@ describe("hybrid retrieval", () => {
     expect(refs(question).slice(0, 3).some((ref) => ["MAT 5:44", "LUK 6:27", "LUK 6:35"].includes(ref))).toBe(true);
   });
 
+  it("does not let a stem collision answer 'medo' with Ezekiel's measurements (medo/mediu share 'med')", async () => {
+    const response = await loaded.engine.search("estou com medo do futuro", { k: 6 });
+    expect(response.results.filter((r) => /\bmedi[ru]|medida/i.test(r.text))).toEqual([]);
+    expect(response.results.some((r) => /\bmedo\b/i.test(r.text))).toBe(true);
+    // The collision rule needs enough verses of the exact word: "amar" still meets "amai".
+    expect(refs(await loaded.engine.search("amar os inimigos", { k: 3, mode: "lexical" }))).toContain("MAT 5:44");
+  });
+
   it("keeps lexical-only hits within MAX_KEYWORD_ONLY, confirmed hits apart", async () => {
     for (const query of ["estou com medo do futuro", "a parábola do semeador", "Davi e Golias"]) {
       const response = await loaded.engine.search(query, { k: 10 });

@@ -72,6 +72,11 @@ export interface SearchSettings {
   shortStemLength: number;
   /** Weight of a collision-prone short stem (its exact word keeps weight 1). */
   shortStemWeight: number;
+  /**
+   * The exact word takes over only when the corpus has enough of it: "medo" (133 verses)
+   * carries itself, while "amar" (16) still needs its stem to meet "amai".
+   */
+  shortStemMinExactDf: number;
   /** Weight of lexicon expansions relative to the asker's own words. */
   expansionWeight: number;
   /** At most this many expansions (that the corpus uses) per query word. */
@@ -106,8 +111,9 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   minSimilarity: 0.05,
   phraseWeight: 0.5,
   exactWeight: 0,
-  shortStemLength: 0,
-  shortStemWeight: 1,
+  shortStemLength: 3,
+  shortStemWeight: 0.3,
+  shortStemMinExactDf: 30,
   expansionWeight: 0.3,
   expansionsPerWord: 5,
   lexicalWeight: 1,
@@ -187,6 +193,7 @@ export class SearchEngine {
     });
     this.primarySource = deps.primarySource ?? verses[0]?.source;
     this.restoreAccents = buildAccentRestorer(verses);
+    if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
   }
 
@@ -332,7 +339,9 @@ export class SearchEngine {
     // "luto" and "lutar" to "lut"): for those, the exact word carries the match and the
     // stem only a share of it.
     const shortStem = (token: { term: string; surface: string }) =>
-      token.term.length <= this.settings.shortStemLength && token.surface !== token.term;
+      token.term.length <= this.settings.shortStemLength &&
+      token.surface !== token.term &&
+      this.exact().documentFrequency(token.surface) >= this.settings.shortStemMinExactDf;
     const ownTerms = tokens.map((token) => ({ term: token.term, weight: shortStem(token) ? this.settings.shortStemWeight : 1 }));
     const exact = tokens.flatMap((token) => {
       const weight = shortStem(token) ? 1 : this.settings.exactWeight;
