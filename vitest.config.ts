@@ -1,8 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The web components (jsdom) and the browser end-to-end suite have their own configs.
+    exclude: [...configDefaults.exclude, "test/e2e/**", "test/web/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -1,0 +1,167 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ask, DESKTOP, lastAnswerDone, launchChromium, openApp, pageProblems, PHONE, screenshot, startPastor, type PastorServer, e2eDataDir } from "./support.js";
+
+let server: PastorServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startPastor({ dataDir: e2eDataDir() });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe.each([
+  ["desktop", DESKTOP],
+  ["phone", PHONE],
+] as const)("the chat on a %s (stub provider)", (device, viewport) => {
+  it("answers 'João 3:16' with the verse, its citation chip and the cited source", async () => {
+    const { context, page } = await openApp(browser, server.url, { viewport });
+    try {
+      await screenshot(page, `${device}-01-welcome`);
+      await ask(page, "João 3:16");
+      const answer = await lastAnswerDone(page);
+      expect(await answer.textContent()).toContain("Porque Deus amou o mundo");
+      const chip = answer.getByRole("button", { name: "Abrir João 3:16" }).first();
+      expect(await chip.isVisible()).toBe(true);
+      const cited = answer.locator('li[data-cited="true"]');
+      expect(await cited.count()).toBeGreaterThan(0);
+      expect(await cited.first().textContent()).toContain("João 3:16");
+      await screenshot(page, `${device}-02-joao-3-16`);
+
+      // By keyboard: the chip is a button.
+      await chip.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: "João 3:16" });
+      await dialog.waitFor();
+      await dialog.getByText(/Porque Deus amou o mundo/u).waitFor();
+      const seeAlso = dialog.getByRole("region", { name: "Veja também" });
+      const crossRefs = seeAlso.getByRole("button");
+      expect(await crossRefs.count()).toBeGreaterThan(0);
+      await screenshot(page, `${device}-03-verse-panel`);
+
+      const first = (await crossRefs.first().textContent())!.trim();
+      await crossRefs.first().click();
+      await page.getByRole("dialog", { name: first }).waitFor();
+      await page.getByRole("dialog").getByRole("button", { name: /Voltar/u }).waitFor();
+      await screenshot(page, `${device}-04-cross-reference`);
+      await page.keyboard.press("Escape");
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      // Focus is back on the chip that opened the panel.
+      const focused = await chip.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
+      expect(focused).toBe(true);
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("streams an answer to a feelings question, with the consulted sources", async () => {
+    const { context, page } = await openApp(browser, server.url, { viewport });
+    try {
+      await ask(page, "estou com medo do futuro");
+      const answer = page.getByRole("article", { name: "Resposta" }).last();
+      // The stub streams word by word: the text is seen growing while the answer is busy.
+      await page.waitForFunction(
+        `(() => { const a = document.querySelector('article[aria-label="Resposta"] .answer'); return a && a.textContent.length > 40; })()`,
+      );
+      const early = (await answer.locator(".answer").textContent()) ?? "";
+      expect(await answer.getAttribute("aria-busy")).toBe("true");
+      expect(await page.getByRole("textbox", { name: "Sua pergunta" }).isDisabled()).toBe(true);
+      await screenshot(page, `${device}-05-streaming`);
+      await lastAnswerDone(page);
+      const full = (await answer.locator(".answer").textContent()) ?? "";
+      expect(full.length).toBeGreaterThan(early.length);
+      expect(full).toMatch(/a Bíblia traz/u);
+      const sources = answer.locator(".sources-list > li");
+      expect(await sources.count()).toBeGreaterThan(1);
+      expect(await answer.getByText(/Versículos consultados \(\d+\)/u).isVisible()).toBe(true);
+      expect(await answer.getByRole("button", { name: /^Abrir / }).count()).toBeGreaterThan(0);
+      await screenshot(page, `${device}-06-feelings-answer`, true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("keeps the conversation after a reload, and 'Nova conversa' clears it", async () => {
+    const { context, page } = await openApp(browser, server.url, { viewport });
+    try {
+      await ask(page, "Salmos 23:1");
+      await lastAnswerDone(page);
+      await page.reload();
+      await page.getByRole("article", { name: "Sua pergunta" }).filter({ hasText: "Salmos 23:1" }).waitFor();
+      const answer = page.getByRole("article", { name: "Resposta" });
+      expect(await answer.count()).toBe(1);
+      expect(await answer.textContent()).toContain("O SENHOR é meu pastor");
+      await screenshot(page, `${device}-07-after-reload`);
+
+      // The conversation goes on with the same id after the reload.
+      await ask(page, "João 3:16");
+      await lastAnswerDone(page);
+      expect(await page.getByRole("article", { name: "Resposta" }).count()).toBe(2);
+
+      await page.getByRole("button", { name: "Nova conversa" }).click();
+      await page.getByRole("heading", { name: "Converse com as Escrituras" }).waitFor();
+      expect(await page.getByRole("article").count()).toBe(0);
+      await page.reload();
+      await page.getByRole("heading", { name: "Converse com as Escrituras" }).waitFor();
+      expect(await page.getByRole("article").count()).toBe(0);
+      await screenshot(page, `${device}-08-new-conversation`);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("layout and status", () => {
+  it("shows the status panel beside the chat on a desktop and behind a button on a phone", async () => {
+    const desktop = await openApp(browser, server.url, { viewport: DESKTOP });
+    try {
+      const panel = desktop.page.getByRole("complementary", { name: "Situação do serviço" });
+      await panel.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor();
+      expect(await panel.getByText("Modo extrativo (sem modelo de linguagem)").isVisible()).toBe(true);
+      expect(await panel.getByText("Por palavras-chave e por significado").isVisible()).toBe(true);
+      expect(await desktop.page.getByRole("contentinfo").textContent()).toContain("Textos bíblicos: Bíblia Livre (BLIVRE)");
+    } finally {
+      await desktop.context.close();
+    }
+
+    const phone = await openApp(browser, server.url, { viewport: PHONE });
+    try {
+      const panel = phone.page.getByRole("complementary", { name: "Situação do serviço" });
+      expect(await panel.isVisible()).toBe(false);
+      const toggle = phone.page.getByRole("button", { name: /Situação/u });
+      await toggle.click();
+      expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+      await panel.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor();
+      await screenshot(phone.page, "phone-09-status-open");
+      // Nothing is wider than the screen.
+      const overflow = await phone.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      expect(overflow).toBe(0);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
+  it("reads well in the dark theme", async () => {
+    for (const [device, viewport] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const { context, page } = await openApp(browser, server.url, { viewport, colorScheme: "dark" });
+      try {
+        await ask(page, "o que Jesus disse sobre amar os inimigos?");
+        await lastAnswerDone(page);
+        const background = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+        expect(background).toBe("rgb(20, 19, 22)");
+        await screenshot(page, `${device}-10-dark`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});

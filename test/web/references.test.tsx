@@ -1,0 +1,131 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { AnswerText } from "../../web/src/components/AnswerText";
+import { ReferenceProvider } from "../../web/src/components/references";
+import { parseInline } from "../../web/src/lib/markdown";
+import { json, mockApi } from "./helpers";
+
+const VERSES: Record<string, unknown> = {
+  "João 3:16": {
+    reference: "João 3:16",
+    verses: [
+      {
+        ref: "JHN 3:16",
+        reference: "João 3:16",
+        book: "João",
+        bookCode: "JHN",
+        chapter: 3,
+        verse: 16,
+        text: "Porque Deus amou o mundo de tal maneira, que deu o seu Filho unigênito.",
+        crossReferences: [
+          { reference: "Romanos 5:8", votes: 120 },
+          { reference: "1 João 4:9", votes: 95 },
+        ],
+      },
+    ],
+    attribution: "Referências cruzadas: OpenBible.info (CC BY)",
+  },
+  "Romanos 5:8": {
+    reference: "Romanos 5:8",
+    verses: [
+      {
+        ref: "ROM 5:8",
+        reference: "Romanos 5:8",
+        book: "Romanos",
+        bookCode: "ROM",
+        chapter: 5,
+        verse: 8,
+        text: "Mas Deus prova o seu amor para conosco em que Cristo morreu por nós, sendo nós ainda pecadores.",
+        crossReferences: [{ reference: "João 3:16", votes: 120 }],
+      },
+    ],
+    attribution: "Referências cruzadas: OpenBible.info (CC BY)",
+  },
+};
+
+function versesApi() {
+  return mockApi({
+    "/api/verses": (url) => {
+      const ref = url.searchParams.get("ref") ?? "";
+      const body = VERSES[ref];
+      return body ? json(body) : json({ error: { code: "reference_not_found", message: "Atos não tem capítulo 99." } }, 404);
+    },
+  });
+}
+
+function renderAnswer(text: string) {
+  return render(
+    <ReferenceProvider>
+      <AnswerText text={text} />
+    </ReferenceProvider>,
+  );
+}
+
+describe("references in the answer", () => {
+  it("finds references with the project's grammar, including abbreviations and lists", () => {
+    expect(parseInline("Leia Jo 3:16 e Rm 3:23; 6:23, não os 3 homens.")).toEqual([
+      { type: "text", text: "Leia " },
+      { type: "ref", text: "Jo 3:16", query: "João 3:16" },
+      { type: "text", text: " e " },
+      { type: "ref", text: "Rm 3:23; 6:23", query: "Romanos 3:23; 6:23" },
+      { type: "text", text: ", não os 3 homens." },
+    ]);
+    expect(parseInline("**João 3:16**")).toEqual([{ type: "strong", children: [{ type: "ref", text: "João 3:16", query: "João 3:16" }] }]);
+  });
+
+  it("turns each reference into a chip", () => {
+    renderAnswer("Deus ama o mundo (João 3:16) e prova seu amor (Rm 5:8).");
+    const chips = screen.getAllByRole("button", { name: /^Abrir / });
+    expect(chips.map((chip) => chip.textContent)).toEqual(["João 3:16", "Rm 5:8"]);
+    expect(chips[1]!.getAttribute("aria-label")).toBe("Abrir Romanos 5:8");
+  });
+
+  it("opens the verse with its cross references on click; those open in turn, with a way back", async () => {
+    const fetchMock = versesApi();
+    const user = userEvent.setup();
+    renderAnswer("Como diz João 3:16, Deus amou o mundo.");
+    const chip = screen.getByRole("button", { name: "Abrir João 3:16" });
+    await user.click(chip);
+
+    const dialog = await screen.findByRole("dialog", { name: "João 3:16" });
+    expect(await within(dialog).findByText(/Porque Deus amou o mundo de tal maneira/u)).toBeTruthy();
+    expect(String(fetchMock.mock.calls[0]![0])).toBe("/api/verses?ref=Jo%C3%A3o%203%3A16");
+    const seeAlso = within(dialog).getByRole("region", { name: "Veja também" });
+    expect(within(seeAlso).getAllByRole("button").map((b) => b.textContent)).toEqual(["Romanos 5:8", "1 João 4:9"]);
+
+    await user.click(within(seeAlso).getByRole("button", { name: "Abrir Romanos 5:8" }));
+    const next = await screen.findByRole("dialog", { name: "Romanos 5:8" });
+    expect(await within(next).findByText(/Cristo morreu por nós/u)).toBeTruthy();
+
+    await user.click(within(next).getByRole("button", { name: /Voltar/u }));
+    expect(await screen.findByRole("dialog", { name: "João 3:16" })).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(2); // João 3:16 came from the cache
+
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(chip);
+  });
+
+  it("explains a reference that cannot be loaded and offers to try again", async () => {
+    const fetchMock = mockApi({
+      "/api/verses": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    const user = userEvent.setup();
+    renderAnswer("Veja Salmos 23:1.");
+    await user.click(screen.getByRole("button", { name: "Abrir Salmos 23:1" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Não foi possível falar com o servidor");
+    fetchMock.mockImplementation(async () =>
+      json({
+        reference: "Salmos 23:1",
+        verses: [{ ref: "PSA 23:1", reference: "Salmos 23:1", book: "Salmos", bookCode: "PSA", chapter: 23, verse: 1, text: "O SENHOR é o meu pastor; nada me faltará.", crossReferences: [] }],
+        attribution: "",
+      }),
+    );
+    await user.click(within(alert).getByRole("button", { name: "Tentar de novo" }));
+    await waitFor(() => expect(screen.getByRole("dialog").textContent).toContain("O SENHOR é o meu pastor"));
+  });
+});

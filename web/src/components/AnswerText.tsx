@@ -1,0 +1,106 @@
+import { Fragment, useMemo, type ReactNode } from "react";
+import { parseMarkdown, type Block, type Inline } from "../lib/markdown";
+import { RefChip } from "./references";
+
+/**
+ * The model's answer as safe elements: every piece of text is a React text node (no
+ * dangerouslySetInnerHTML anywhere), and references become chips.
+ */
+export function AnswerText({ text }: { text: string }) {
+  const blocks = useMemo(() => parseMarkdown(text), [text]);
+  return <>{blocks.map((block, index) => renderBlock(block, index))}</>;
+}
+
+function renderBlock(block: Block, key: number): ReactNode {
+  switch (block.type) {
+    case "paragraph":
+      return <p key={key}>{renderInlines(block.children)}</p>;
+    case "heading":
+      return (
+        <p key={key} className="answer-heading">
+          <strong>{renderInlines(block.children)}</strong>
+        </p>
+      );
+    case "quote":
+      return <blockquote key={key}>{renderInlines(block.children)}</blockquote>;
+    case "list": {
+      const items = block.items.map((item, index) => <li key={index}>{renderInlines(item)}</li>);
+      return block.ordered ? (
+        <ol key={key} start={block.start === 1 ? undefined : block.start}>
+          {items}
+        </ol>
+      ) : (
+        <ul key={key}>{items}</ul>
+      );
+    }
+  }
+}
+
+/**
+ * Punctuation that touches a reference ("(", "“" before it; ")", ".", "”" after it) stays on
+ * the same line as the chip, so a line never ends with a lone "(".
+ */
+function gluePunctuation(nodes: Inline[]): (Inline | { type: "group"; children: Inline[] })[] {
+  const out: (Inline | { type: "group"; children: Inline[] })[] = [];
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i]!;
+    if (node.type !== "ref") {
+      out.push(node);
+      continue;
+    }
+    const group: Inline[] = [];
+    const previous = out[out.length - 1];
+    if (previous?.type === "text") {
+      const lead = /[^\s\p{L}\p{N}]+$/u.exec(previous.text)?.[0] ?? "";
+      if (lead !== "") {
+        out.pop();
+        const rest = previous.text.slice(0, -lead.length);
+        if (rest !== "") out.push({ type: "text", text: rest });
+        group.push({ type: "text", text: lead });
+      }
+    }
+    group.push(node);
+    const next = nodes[i + 1];
+    if (next?.type === "text") {
+      const tail = /^[^\s\p{L}\p{N}]+/u.exec(next.text)?.[0] ?? "";
+      if (tail !== "") {
+        group.push({ type: "text", text: tail });
+        nodes = [...nodes.slice(0, i + 1), { type: "text", text: next.text.slice(tail.length) }, ...nodes.slice(i + 2)];
+      }
+    }
+    out.push(group.length === 1 ? node : { type: "group", children: group });
+  }
+  return out;
+}
+
+function renderInlines(nodes: Inline[], glue = true): ReactNode {
+  return (glue ? gluePunctuation(nodes) : nodes).map((node, index) => {
+    switch (node.type) {
+      case "text":
+        return <Fragment key={index}>{withLineBreaks(node.text)}</Fragment>;
+      case "strong":
+        return <strong key={index}>{renderInlines(node.children)}</strong>;
+      case "em":
+        return <em key={index}>{renderInlines(node.children)}</em>;
+      case "ref":
+        return <RefChip key={index} text={node.text} query={node.query} />;
+      case "group":
+        return (
+          <span key={index} className="nowrap">
+            {renderInlines(node.children, false)}
+          </span>
+        );
+    }
+  });
+}
+
+function withLineBreaks(text: string): ReactNode {
+  if (!text.includes("\n")) return text;
+  const parts = text.split("\n");
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <br />}
+      {part}
+    </Fragment>
+  ));
+}

@@ -1,0 +1,43 @@
+import type { AssistantMessage, Message } from "../lib/storage";
+import { AnswerText } from "./AnswerText";
+import { SourcesPanel } from "./SourcesPanel";
+
+export function MessageView({ message, onRetry }: { message: Message; onRetry(message: AssistantMessage): void }) {
+  if (message.role === "user") {
+    return (
+      <article className="message user" aria-label="Sua pergunta">
+        <p className="question">{message.content}</p>
+      </article>
+    );
+  }
+  const waiting = message.status === "streaming" && message.content === "";
+  return (
+    <article className="message assistant" aria-label="Resposta" aria-busy={message.status === "streaming"} data-status={message.status}>
+      <div className={message.status === "streaming" && !waiting ? "answer streaming" : "answer"}>
+        {waiting && (
+          <p className="muted thinking">
+            <span className="spinner" aria-hidden="true" /> {message.sources.length > 0 ? "Lendo os versículos encontrados…" : "Procurando nas Escrituras…"}
+          </p>
+        )}
+        <AnswerText text={message.content} />
+      </div>
+      {message.status === "stopped" && (
+        <div className="notice info">
+          <p>Resposta interrompida.</p>
+          <button type="button" className="button small" onClick={() => onRetry(message)}>
+            Perguntar de novo
+          </button>
+        </div>
+      )}
+      {message.status === "error" && message.error && (
+        <div className="notice error" role="alert">
+          <p>{message.error.message}</p>
+          <button type="button" className="button small" onClick={() => onRetry(message)}>
+            Tentar de novo
+          </button>
+        </div>
+      )}
+      <SourcesPanel sources={message.sources} citations={message.citations} />
+    </article>
+  );
+}

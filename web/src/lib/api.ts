@@ -1,0 +1,193 @@
+import { readSse } from "./sse";
+
+/** The JSON shapes of the server's API (src/server/app.ts). */
+
+export interface Source {
+  id: string;
+  ref: string;
+  reference: string;
+  book: string;
+  bookCode: string;
+  chapter: number;
+  verse: number;
+  verseEnd: number;
+  text: string;
+}
+
+export interface ChatTurn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface ChatRequest {
+  message: string;
+  history?: ChatTurn[];
+  conversationId?: string;
+}
+
+export type ChatEvent =
+  | { type: "sources"; conversationId: string; sources: Source[] }
+  | { type: "token"; text: string }
+  | { type: "done"; citations: string[] };
+
+export interface CrossReference {
+  reference: string;
+  votes: number;
+}
+
+export interface Verse {
+  ref: string;
+  reference: string;
+  book: string;
+  bookCode: string;
+  chapter: number;
+  verse: number;
+  text: string;
+  crossReferences: CrossReference[];
+}
+
+export interface VersesResponse {
+  reference: string;
+  verses: Verse[];
+  attribution: string;
+}
+
+export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
+
+export interface ServerStatus {
+  sources: { file: string; sha256?: string; verses: number; status?: string }[];
+  versesIndexed: number;
+  indexing: boolean;
+  progress: { phase: IndexPhase | string; done: number; total: number } | null;
+  errors: { file?: string; code?: string; message: string }[];
+  embedding: { enabled: boolean; model: string | null; reason?: string | null; mode?: string };
+  llm: { provider: string; model: string };
+  lexicalReady: boolean;
+}
+
+/** Where a failure came from decides what the person is told and whether retrying can help. */
+export type ApiErrorKind = "network" | "http" | "stream" | "protocol";
+
+export class ApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const NETWORK_MESSAGE = "Não foi possível falar com o servidor. Verifique sua conexão com a internet e tente de novo.";
+export const INTERRUPTED_MESSAGE = "A conexão caiu no meio da resposta. O que chegou até aqui está acima; você pode tentar de novo.";
+const GENERIC_MESSAGE = "O servidor não conseguiu responder agora. Tente de novo em instantes.";
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException ? error.name === "AbortError" : error instanceof Error && error.name === "AbortError";
+}
+
+/** Turns a non-2xx response into an ApiError with the server's Portuguese message when it has one. */
+async function errorFromResponse(response: Response): Promise<ApiError> {
+  let code = `http_${response.status}`;
+  let message = "";
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === "string") code = body.error.code;
+    if (typeof body.error?.message === "string") message = body.error.message;
+  } catch {
+    // not JSON: a proxy page or an empty body
+  }
+  if (response.status === 413 || code === "message_too_long") {
+    const detail = message === "" ? "" : ` (${message.charAt(0).toLowerCase()}${message.slice(1).replace(/\.$/u, "")})`;
+    return new ApiError("http", "message_too_long", `Sua pergunta ficou longa demais${detail}. Encurte o texto e tente de novo.`, response.status);
+  }
+  if (response.status === 503 && message === "") message = "O servidor está se preparando. Tente de novo em instantes.";
+  if (response.status >= 502 && response.status <= 504 && message === "") message = "O servidor não está respondendo agora. Tente de novo em instantes.";
+  return new ApiError("http", code, message === "" ? GENERIC_MESSAGE : message, response.status);
+}
+
+function parseJson(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    throw new ApiError("protocol", "bad_event", "A resposta do servidor veio num formato inesperado. Tente de novo.");
+  }
+}
+
+/**
+ * Sends a question and yields the answer's events as they arrive (sources, tokens, done).
+ * Throws ApiError for HTTP errors, network failures, an `error` event or a stream that ends
+ * before `done`. An abort through `signal` ends the iteration quietly.
+ */
+export async function* streamChat(request: ChatRequest, signal: AbortSignal, fetchImpl: typeof fetch = fetch): AsyncGenerator<ChatEvent> {
+  let response: Response;
+  try {
+    response = await fetchImpl("/api/chat", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(request),
+      signal,
+    });
+  } catch (error) {
+    if (signal.aborted || isAbort(error)) return;
+    throw new ApiError("network", "network", NETWORK_MESSAGE);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  if (!response.body) throw new ApiError("protocol", "no_body", GENERIC_MESSAGE);
+
+  let gotDone = false;
+  try {
+    for await (const message of readSse(response.body)) {
+      if (message.event === "sources") {
+        const data = parseJson(message.data) as { conversationId?: string; sources?: Source[] };
+        yield { type: "sources", conversationId: String(data.conversationId ?? ""), sources: Array.isArray(data.sources) ? data.sources : [] };
+      } else if (message.event === "token") {
+        const data = parseJson(message.data) as { text?: unknown };
+        if (typeof data.text === "string" && data.text !== "") yield { type: "token", text: data.text };
+      } else if (message.event === "done") {
+        const data = parseJson(message.data) as { citations?: unknown };
+        gotDone = true;
+        yield { type: "done", citations: Array.isArray(data.citations) ? data.citations.filter((c): c is string => typeof c === "string") : [] };
+        return;
+      } else if (message.event === "error") {
+        const data = parseJson(message.data) as { code?: unknown; message?: unknown };
+        throw new ApiError(
+          "stream",
+          typeof data.code === "string" ? data.code : "error",
+          typeof data.message === "string" && data.message !== "" ? data.message : GENERIC_MESSAGE,
+        );
+      }
+    }
+  } catch (error) {
+    if (signal.aborted || isAbort(error)) return;
+    if (error instanceof ApiError) throw error;
+    throw new ApiError("network", "interrupted", INTERRUPTED_MESSAGE);
+  }
+  if (!gotDone && !signal.aborted) throw new ApiError("network", "interrupted", INTERRUPTED_MESSAGE);
+}
+
+export async function fetchVerses(reference: string, signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<VersesResponse> {
+  let response: Response;
+  try {
+    response = await fetchImpl(`/api/verses?ref=${encodeURIComponent(reference)}`, signal ? { signal } : {});
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError("network", "network", NETWORK_MESSAGE);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  return (await response.json()) as VersesResponse;
+}
+
+export async function fetchStatus(signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<ServerStatus> {
+  let response: Response;
+  try {
+    response = await fetchImpl("/api/status", signal ? { signal, cache: "no-store" } : { cache: "no-store" });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError("network", "network", NETWORK_MESSAGE);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  return (await response.json()) as ServerStatus;
+}
