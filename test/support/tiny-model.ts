@@ -12,6 +12,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { mulberry32 } from "../../src/core/embedding/linalg.js";
 
 export const TINY_SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
 
@@ -111,18 +112,6 @@ export async function createTinyModel(options: TinyModelOptions = {}): Promise<T
     tokenId,
     hiddenStates,
     cleanup: () => rm(root, { recursive: true, force: true }),
-  };
-}
-
-/** Deterministic PRNG in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
