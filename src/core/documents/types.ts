@@ -86,3 +86,45 @@ export interface DocumentChunk {
   /** This chunk's words of the body alone (what a prompt quotes). */
   body: string;
 }
+
+/** A chunk as the search core holds it: the stored chunk plus where it comes from and its analysed terms. */
+export interface IndexedChunk extends DocumentChunk {
+  collection: string;
+  /** The lexical silo: each discipline has its own BM25 statistics. */
+  discipline: string;
+  slug: string;
+  /** The lesson's metadata block text (same for every chunk of a document), when it has one. */
+  metaText?: string;
+  /** Analysed terms of `text` (the foundation's `analyze`), as persisted. */
+  terms: readonly string[];
+}
+
+/** One search result over a collection. */
+export interface DocumentHit {
+  sourceId: string;
+  collection: string;
+  discipline: string;
+  slug: string;
+  title: string;
+  /** 0-based. */
+  chunk: number;
+  page?: number;
+  pageEnd?: number;
+  /** Chunk text as indexed (title line, block in chunk 0, body words). */
+  text: string;
+  body: string;
+  metaText?: string;
+  /** Human citation ("Apostila X, p. 12", "A Trindade (teologia/a-trindade.md, trecho 2)"). */
+  citation: string;
+  /** Which sides found it. */
+  via: ("lexical" | "dense")[];
+  /** Query terms (analysed) that scored > 0 in this chunk, in query order. */
+  matchedTerms: string[];
+  /** BM25 score in its discipline's silo, when the lexical side found it. */
+  lexicalScore?: number;
+  similarity?: number;
+  /** Fused RRF score (or the lexical score / similarity in a single-side mode). */
+  score: number;
+  /** 1-based position in the fused ranking. */
+  rank: number;
+}
