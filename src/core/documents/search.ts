@@ -1,0 +1,329 @@
+/**
+ * Hybrid search over one document collection: BM25 in lexical silos (one index per
+ * discipline, so a word common in one discipline keeps its weight in another) and dense
+ * similarity over the chunks' vectors, fused by rank (RRF) with the lexical-only quota.
+ *
+ * Scores of different silos are not comparable (each has its own IDF and average length),
+ * so silo rankings are merged by rank, never by score. Pure apart from the embedder call.
+ */
+import { analyze, foldAccents } from "../analysis/index.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { Bm25Index } from "../search/bm25.js";
+import { DENSE, LEXICAL, fuseHybrid } from "../search/fusion.js";
+import { reciprocalRankFusion, RRF_K } from "../search/rrf.js";
+import { VectorIndex } from "../search/vector-index.js";
+import { documentKey, formatDocumentCitation } from "./citation.js";
+import type { DocumentHit, IndexedChunk } from "./types.js";
+
+export type DocumentSearchMode = "hybrid" | "lexical" | "dense";
+
+export interface DocumentSearchSettings {
+  /** Okapi BM25 parameters of every silo. */
+  bm25K1: number;
+  bm25B: number;
+  /** Results returned when the caller gives no `k`. */
+  topK: number;
+  /** Each side (each silo, and the dense side) ranks `k × candidateMultiplier` candidates. */
+  candidateMultiplier: number;
+  /** Positions lexical-only hits may take in a hybrid answer. */
+  maxKeywordOnly: number;
+  /** Cosine below this is noise, never a dense hit. */
+  minSimilarity: number;
+  lexicalWeight: number;
+  denseWeight: number;
+}
+
+export const DEFAULT_DOCUMENT_SEARCH_SETTINGS: DocumentSearchSettings = Object.freeze({
+  bm25K1: 1.2,
+  bm25B: 0.75,
+  topK: 6,
+  candidateMultiplier: 4,
+  maxKeywordOnly: 2,
+  minSimilarity: 0.05,
+  lexicalWeight: 1,
+  denseWeight: 1,
+});
+
+export interface DocumentSearchDependencies {
+  embedder?: Embedder;
+  /** Why there is no dense side, when there is none (shown to the user). */
+  denseUnavailableReason?: string;
+}
+
+export interface DocumentSearchOptions {
+  /** How many results (default: settings.topK). */
+  k?: number;
+  mode?: DocumentSearchMode;
+  /** Search only this discipline's silo. */
+  discipline?: string;
+}
+
+export interface DocumentSearchResponse {
+  query: string;
+  collection: string;
+  /** The mode actually used (hybrid and dense fall back to lexical without a dense side). */
+  mode: DocumentSearchMode;
+  results: DocumentHit[];
+  /** Plain-Portuguese notes about how the answer was produced (degraded modes, unknown discipline). */
+  notices: string[];
+}
+
+/** One discipline's lexical statistics: a BM25 index over its chunks alone. */
+interface Silo {
+  discipline: string;
+  index: Bm25Index;
+  /** Silo-local document id → position in the collection's chunk list. */
+  docs: number[];
+}
+
+/** A lexical hit, `doc` being the position in the collection's chunk list. */
+interface LexicalHit {
+  doc: number;
+  score: number;
+  matchedTerms: string[];
+}
+
+interface DenseHit {
+  doc: number;
+  similarity: number;
+}
+
+interface RankedDoc {
+  doc: number;
+  score: number;
+  via: ("lexical" | "dense")[];
+}
+
+const MATRIX_MISMATCH = "os vetores não correspondem aos trechos da coleção";
+
+/**
+ * Search over one collection's chunks. Thin: the ranking is the pure functions below;
+ * the class holds the silos, the vector index and the lookup of chunks by coordinate.
+ */
+export class DocumentSearch {
+  private readonly chunks: readonly IndexedChunk[];
+  private readonly silos: ReadonlyMap<string, Silo>;
+  private readonly vectors: VectorIndex | undefined;
+  private readonly byKey = new Map<string, number>();
+  private readonly denseReason: string | undefined;
+
+  constructor(
+    readonly collection: string,
+    chunks: readonly IndexedChunk[],
+    /** Row i is the unit vector of chunks[i]. */
+    vectorMatrix: Float32Array | undefined,
+    private readonly deps: DocumentSearchDependencies = {},
+    readonly settings: DocumentSearchSettings = DEFAULT_DOCUMENT_SEARCH_SETTINGS,
+  ) {
+    this.chunks = chunks;
+    this.silos = buildSilos(chunks, { k1: settings.bm25K1, b: settings.bm25B });
+    chunks.forEach((chunk, doc) => {
+      const key = documentKey(chunk.sourceId, chunk.chunk);
+      if (!this.byKey.has(key)) this.byKey.set(key, doc);
+    });
+    const dims = deps.embedder?.dimensions ?? 0;
+    const fits = vectorMatrix !== undefined && dims > 0 && vectorMatrix.length === chunks.length * dims;
+    this.vectors = fits ? new VectorIndex(vectorMatrix, dims) : undefined;
+    // A matrix that does not describe these chunks is a stale or broken index: say so.
+    this.denseReason = vectorMatrix !== undefined && dims > 0 && !fits ? MATRIX_MISMATCH : deps.denseUnavailableReason;
+  }
+
+  get size(): number {
+    return this.chunks.length;
+  }
+
+  get denseAvailable(): boolean {
+    return this.vectors !== undefined && this.deps.embedder !== undefined;
+  }
+
+  /** The collection's disciplines (its lexical silos), sorted. */
+  disciplines(): string[] {
+    return [...this.silos.keys()].sort((a, b) => a.localeCompare(b, "pt"));
+  }
+
+  chunkAt(sourceId: string, chunk: number): IndexedChunk | undefined {
+    const doc = this.byKey.get(documentKey(sourceId, chunk));
+    return doc === undefined ? undefined : this.chunks[doc];
+  }
+
+  async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResponse> {
+    const k = Math.max(0, Math.floor(options.k ?? this.settings.topK));
+    const notices: string[] = [];
+    let mode = options.mode ?? "hybrid";
+    if (mode !== "lexical" && !this.denseAvailable) {
+      notices.push(denseUnavailableNotice(this.denseReason));
+      mode = "lexical";
+    }
+    const respond = (results: DocumentHit[]): DocumentSearchResponse => ({
+      query,
+      collection: this.collection,
+      mode,
+      results,
+      notices,
+    });
+
+    let silos = [...this.silos.values()];
+    if (options.discipline !== undefined) {
+      const silo = findSilo(this.silos, options.discipline);
+      if (!silo) {
+        notices.push(unknownDisciplineNotice(options.discipline, this.collection, this.disciplines()));
+        return respond([]);
+      }
+      silos = [silo];
+    }
+
+    // A query with no searchable word (empty, stopwords only) finds nothing on either side.
+    const terms = analyze(query);
+    if (terms.length === 0 || k === 0) return respond([]);
+
+    const depth = k * this.settings.candidateMultiplier;
+    const lexical = mode === "dense" ? [] : mergeSiloRankings(silos.map((silo) => searchSilo(silo, terms, depth)), depth);
+    let dense: DenseHit[] = [];
+    if (mode !== "lexical" && this.vectors && this.deps.embedder) {
+      const [vector] = await this.deps.embedder.embed([query], "query");
+      const only = silos.length === this.silos.size ? undefined : new Set(silos.map((silo) => silo.discipline));
+      const allowed = only ? (doc: number) => only.has(this.chunks[doc]!.discipline) : undefined;
+      if (vector) dense = this.vectors.search(vector, depth, this.settings.minSimilarity, allowed);
+    }
+
+    const ranked = rankDocs(mode, lexical, dense, k, this.settings, (doc) => this.key(doc));
+    const lexicalByDoc = new Map(lexical.map((hit) => [hit.doc, hit]));
+    const similarityByDoc = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
+    return respond(
+      ranked.map((item, index) =>
+        toHit(this.chunks[item.doc]!, item, index + 1, lexicalByDoc.get(item.doc), similarityByDoc.get(item.doc)),
+      ),
+    );
+  }
+
+  private key(doc: number): string {
+    const chunk = this.chunks[doc]!;
+    return documentKey(chunk.sourceId, chunk.chunk);
+  }
+}
+
+/** One silo per discipline, in order of first appearance, each indexing its own chunks only. */
+function buildSilos(chunks: readonly IndexedChunk[], params: { k1: number; b: number }): Map<string, Silo> {
+  const members = new Map<string, number[]>();
+  chunks.forEach((chunk, doc) => {
+    const docs = members.get(chunk.discipline);
+    if (docs) docs.push(doc);
+    else members.set(chunk.discipline, [doc]);
+  });
+  const silos = new Map<string, Silo>();
+  for (const [discipline, docs] of members) {
+    const index = new Bm25Index(
+      docs.map((doc) => chunks[doc]!.terms),
+      params,
+    );
+    silos.set(discipline, { discipline, index, docs });
+  }
+  return silos;
+}
+
+/** The silo of a discipline: the exact name, else the only one equal ignoring case and accents. */
+function findSilo(silos: ReadonlyMap<string, Silo>, discipline: string): Silo | undefined {
+  const exact = silos.get(discipline);
+  if (exact) return exact;
+  const wanted = looseName(discipline);
+  const loose = [...silos.values()].filter((silo) => looseName(silo.discipline) === wanted);
+  return loose.length === 1 ? loose[0] : undefined;
+}
+
+function looseName(name: string): string {
+  return foldAccents(name.toLowerCase()).replace(/\s+/g, " ").trim();
+}
+
+/**
+ * A silo's BM25 ranking, mapped to collection positions. Every term Bm25Index reports as
+ * matched contributed a score > 0 (its idf is always positive and the term is in the chunk),
+ * so `matchedTerms` never lists a term that did not score.
+ */
+function searchSilo(silo: Silo, terms: readonly string[], depth: number): LexicalHit[] {
+  const query = terms.map((term) => ({ term, weight: 1 }));
+  return silo.index
+    .search(query, depth)
+    .filter((hit) => hit.score > 0)
+    .map((hit) => ({ doc: silo.docs[hit.doc]!, score: hit.score, matchedTerms: hit.matchedTerms }));
+}
+
+/**
+ * Merges silo rankings by rank with RRF (equal weights, never by raw score: a BM25 score
+ * means something only inside its silo). A chunk belongs to one silo, so equal ranks tie;
+ * ties go to the earlier chunk of the collection. Keeps the best `limit`.
+ */
+function mergeSiloRankings(rankings: readonly LexicalHit[][], limit: number): LexicalHit[] {
+  if (rankings.length === 1) return rankings[0]!.slice(0, limit);
+  const fused = reciprocalRankFusion(
+    rankings.map((items, index) => ({ name: String(index), items })),
+    (hit) => String(hit.doc),
+    { k: RRF_K },
+  );
+  return fused
+    .sort((a, b) => b.score - a.score || a.item.doc - b.item.doc)
+    .slice(0, limit)
+    .map((entry) => entry.item);
+}
+
+/**
+ * The final order: lexical alone (by merged silo rank), dense alone (by similarity), or
+ * both fused by RRF on the chunk's coordinate with the lexical-only quota.
+ */
+function rankDocs(
+  mode: DocumentSearchMode,
+  lexical: readonly LexicalHit[],
+  dense: readonly DenseHit[],
+  k: number,
+  settings: DocumentSearchSettings,
+  keyOf: (doc: number) => string,
+): RankedDoc[] {
+  if (mode === "lexical") return lexical.slice(0, k).map((hit) => ({ doc: hit.doc, score: hit.score, via: [LEXICAL] }));
+  if (mode === "dense") return dense.slice(0, k).map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE] }));
+  const fused = fuseHybrid<{ doc: number }>(lexical, dense, (item) => keyOf(item.doc), {
+    limit: k,
+    maxKeywordOnly: settings.maxKeywordOnly,
+    k: RRF_K,
+    lexicalWeight: settings.lexicalWeight,
+    denseWeight: settings.denseWeight,
+  });
+  return fused.map((item) => ({ doc: item.item.doc, score: item.score, via: item.via as RankedDoc["via"] }));
+}
+
+function toHit(
+  chunk: IndexedChunk,
+  ranked: RankedDoc,
+  rank: number,
+  lexical: LexicalHit | undefined,
+  similarity: number | undefined,
+): DocumentHit {
+  const hit: DocumentHit = {
+    sourceId: chunk.sourceId,
+    collection: chunk.collection,
+    discipline: chunk.discipline,
+    slug: chunk.slug,
+    title: chunk.title,
+    chunk: chunk.chunk,
+    text: chunk.text,
+    body: chunk.body,
+    citation: formatDocumentCitation(chunk),
+    via: ranked.via,
+    matchedTerms: lexical ? [...lexical.matchedTerms] : [],
+    score: ranked.score,
+    rank,
+  };
+  if (chunk.page !== undefined) hit.page = chunk.page;
+  if (chunk.pageEnd !== undefined) hit.pageEnd = chunk.pageEnd;
+  if (chunk.metaText !== undefined) hit.metaText = chunk.metaText;
+  if (lexical) hit.lexicalScore = lexical.score;
+  if (similarity !== undefined) hit.similarity = similarity;
+  return hit;
+}
+
+function denseUnavailableNotice(reason: string | undefined): string {
+  return `Busca semântica indisponível${reason ? ` (${reason})` : ""}: resultados por palavras-chave apenas.`;
+}
+
+function unknownDisciplineNotice(discipline: string, collection: string, known: readonly string[]): string {
+  const list = known.length > 0 ? ` Disciplinas disponíveis: ${known.join(", ")}.` : "";
+  return `Disciplina "${discipline}" não encontrada na coleção "${collection}".${list}`;
+}
