@@ -6,10 +6,12 @@ import { runParseBench } from "./parse.js";
 import { runRetrievalBench } from "./retrieval.js";
 import { runChatBench } from "./chat.js";
 import { runLsaBench } from "./lsa.js";
+import { runVectorBench } from "./vectors.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
   ["lsa", () => runLsaBench()],
+  ["vectors", runVectorBench],
   ["retrieval", runRetrievalBench],
   ["chat", () => runChatBench()],
 ];
