@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CONTENT_CHARS } from "../core/documents/chunker.js";
 
 /**
  * Every setting the app reads from the environment, validated once at start. A bad value
@@ -27,6 +28,32 @@ export const settingsSchema = z.object({
   REINDEX_TOKEN: z.string().optional(),
   CORS_ORIGINS: z.string().default(""),
   LLM_PROVIDER: z.enum(["stub", "ollama", "openai", "groq", "anthropic"]).default("stub"),
+  // Document collections (issue 6).
+  COLLECTIONS_DIR: z.string().min(1).default("./collections"),
+  DB_CHUNK_WORDS: positiveInt(500),
+  DB_CHUNK_OVERLAP: nonNegativeInt(50),
+  MAX_CONTENT_CHARS: positiveInt(MAX_CONTENT_CHARS),
+  MYSQL_URL: z.string().optional(),
+  MYSQL_TABLE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+      message: "deve ser um nome de tabela: letras sem acento, números e _, começando por letra ou _ (até 64 caracteres)",
+    })
+    .default("lessons"),
+  MYSQL_COLLECTION: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, {
+      message: "deve ser um nome de coleção: letras sem acento, números, _ e -, começando por letra ou número (até 64 caracteres)",
+    })
+    .default("mysql"),
+}).superRefine((settings, context) => {
+  if (settings.DB_CHUNK_OVERLAP >= settings.DB_CHUNK_WORDS) {
+    context.addIssue({
+      code: "custom",
+      path: ["DB_CHUNK_OVERLAP"],
+      message: `deve ser menor que DB_CHUNK_WORDS (${settings.DB_CHUNK_WORDS}): a sobreposição de trechos não pode cobrir o trecho inteiro`,
+    });
+  }
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -48,7 +75,8 @@ export function readSettings(env: Record<string, string | undefined> = process.e
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const variable = String(issue.path[0] ?? "?");
-  throw new SettingsError(variable, `= ${JSON.stringify(env[variable])}: ${describeIssue(issue)}`);
+  const value = present[variable] === undefined ? "(não definida; vale o padrão)" : `= ${JSON.stringify(env[variable])}`;
+  throw new SettingsError(variable, `${value}: ${describeIssue(issue)}`);
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -61,6 +89,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `deve ser no máximo ${String(issue.maximum)}`;
     case "invalid_value":
       return `deve ser um destes valores: ${issue.values.map(String).join(", ")}`;
+    case "invalid_format":
+    case "custom":
+      return issue.message;
     default:
       return "valor não aceito";
   }

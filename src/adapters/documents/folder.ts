@@ -30,12 +30,13 @@ import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { MAX_CONTENT_CHARS } from "../../core/documents/chunker.js";
 import type { DocumentPage, RawDocument } from "../../core/documents/types.js";
 import { DocumentReadError, type DocumentWarning } from "./errors.js";
 import { readPdf } from "./pdf.js";
 
-/** Default {@link ReadCollectionFolderOptions.maxContentChars}: 4 million characters. */
-export const DEFAULT_MAX_CONTENT_CHARS = 4_000_000;
+/** Default {@link ReadCollectionFolderOptions.maxContentChars}: the core's MAX_CONTENT_CHARS (4 million characters). */
+export const DEFAULT_MAX_CONTENT_CHARS = MAX_CONTENT_CHARS;
 
 /** Extensions read as text (UTF-8) and as PDF, lowercase. */
 const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".markdown", ".txt"]);

@@ -23,6 +23,7 @@
  */
 import { createHash } from "node:crypto";
 import { createConnection, type Connection, type ConnectionOptions, type RowDataPacket } from "mysql2/promise";
+import { MAX_CONTENT_CHARS } from "../../core/documents/chunker.js";
 import type { RawDocument } from "../../core/documents/types.js";
 
 /** Table and column names accepted in configuration. */
@@ -30,8 +31,8 @@ export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** MySQL's limit for table and column names. */
 const IDENTIFIER_MAX_LENGTH = 64;
 
-/** Default limit for one lesson's content, in characters. */
-export const DEFAULT_MAX_CONTENT_CHARS = 4_000_000;
+/** Default limit for one lesson's content, in characters: the core's MAX_CONTENT_CHARS. */
+export const DEFAULT_MAX_CONTENT_CHARS = MAX_CONTENT_CHARS;
 /** Default time allowed to open the connection. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 

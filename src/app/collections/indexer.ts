@@ -1,0 +1,285 @@
+/**
+ * Brings one collection's index (its CollectionStore) in line with its source. Incremental:
+ *
+ * - The source is read first (folder or MySQL table). A source that fails as a whole (folder
+ *   missing, MySQL down) throws its typed error before the store is touched: nothing already
+ *   indexed is lost.
+ * - Documents are diffed by SHA-256: an unchanged one costs nothing (it is only counted); a new
+ *   or changed one is split (metadata block; a malformed or unparsable block is logged at
+ *   ERROR and the document indexed as legacy, body only), chunked with DB_CHUNK_WORDS /
+ *   DB_CHUNK_OVERLAP, its chunks' terms analysed, and written in ONE transaction.
+ * - A document gone from the source is removed (chunks and vectors by cascade). So is one the
+ *   source still lists but could not offer in a usable form (larger than MAX_CONTENT_CHARS,
+ *   damaged PDF…): it is skipped with a warning naming it and, if it was indexed before,
+ *   removed too (the summary says so with a `document_removed` warning).
+ * - A change of the chunk settings or of the analyzer re-chunks every document.
+ * - Then the dense side (see ./dense.ts).
+ */
+import type { CollectionStore } from "../../adapters/store/collection-store.js";
+import type { Settings } from "../../config/settings.js";
+import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
+import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/documents/chunker.js";
+import { splitMetaBlock } from "../../core/documents/meta-block.js";
+import type { RawDocument } from "../../core/documents/types.js";
+import type { Embedder } from "../../core/embedding/embedder.js";
+import { parseDenseChoice, type DenseChoice } from "../dense.js";
+import { updateCollectionDense, type CollectionDenseKind } from "./dense.js";
+import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./sources.js";
+
+/** Structured logger (src/server/logger.ts's Logger fits): an event name and fields. */
+export interface CollectionLogger {
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+}
+
+/** Settings a reload reads. */
+export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "MAX_CONTENT_CHARS" | "EMBEDDING_MODEL">;
+
+/**
+ * Bumped when what a chunk holds changes (chunker, title line, discipline rule); part of the
+ * chunk settings key, so a change re-chunks every document.
+ */
+export const CHUNK_FORMAT_VERSION = "chunks/v1";
+
+export interface ReloadCollectionOptions {
+  store: CollectionStore;
+  settings: CollectionIndexSettings;
+  logger?: CollectionLogger;
+  /** Dense side; default parseDenseChoice(settings.EMBEDDING_MODEL). */
+  dense?: DenseChoice;
+  /** An already loaded embedder for a transformers choice (skips loading the model again). */
+  embedder?: Embedder;
+  signal?: AbortSignal;
+}
+
+export interface CollectionReloadSummary {
+  collection: string;
+  /** Documents and chunks in the index after the reload. */
+  documents: number;
+  chunks: number;
+  /** Documents indexed for the first time. */
+  added: number;
+  /** Documents re-chunked (new content, or new chunk settings / analyzer). */
+  changed: number;
+  /** Documents left as they were (same SHA-256). */
+  unchanged: number;
+  /** Documents taken out of the index (gone from the source, or no longer offered in a usable form). */
+  removed: number;
+  /** Documents (or rows, or sub-folders) the source could not offer in a usable form. */
+  skipped: number;
+  /** Every warning, in order: skipped documents, ignored metadata blocks, removals of skipped documents. */
+  warnings: CollectionWarning[];
+  dense: CollectionDenseKind;
+  /** Why the dense side is off (Portuguese). */
+  denseOffReason?: string;
+  /** Model the chunk vectors are stored under. */
+  denseModel?: string;
+  /** Vectors computed in this reload. */
+  vectorsComputed: number;
+  ms: number;
+}
+
+export type CollectionIndexErrorCode = "collection_mismatch";
+
+/** Error raised by the collection indexer; its message is user-facing (Portuguese). */
+export class CollectionIndexError extends Error {
+  readonly code: CollectionIndexErrorCode;
+  readonly collection: string;
+  constructor(code: CollectionIndexErrorCode, collection: string, message: string) {
+    super(message);
+    this.name = "CollectionIndexError";
+    this.code = code;
+    this.collection = collection;
+  }
+}
+
+/** The chunk settings key stored in the manifest: a different key re-chunks every document. */
+export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP">): string {
+  return `words=${settings.DB_CHUNK_WORDS};overlap=${settings.DB_CHUNK_OVERLAP};${CHUNK_FORMAT_VERSION}`;
+}
+
+/**
+ * Reloads a collection from its source (see the module doc).
+ *
+ * @throws {DocumentReadError} / {@link MysqlSourceError} when the source fails as a whole
+ *   (the store is then untouched); {@link CollectionIndexError} `collection_mismatch` when the
+ *   store belongs to another collection.
+ */
+export async function reloadCollection(source: CollectionSource, options: ReloadCollectionOptions): Promise<CollectionReloadSummary> {
+  const started = performance.now();
+  const { store, settings, logger, signal } = options;
+  if (store.name !== source.name) {
+    throw new CollectionIndexError(
+      "collection_mismatch",
+      source.name,
+      `O índice aberto é o da coleção "${store.name}", não o da coleção "${source.name}".`,
+    );
+  }
+  const collection = source.name;
+  const warnings: CollectionWarning[] = [];
+  const warn: WarnFn = (warning, level = "warn", fields = {}) => {
+    warnings.push(warning);
+    logger?.[level](warning.code, { collection, sourceId: warning.sourceId, ...fields, message: warning.message });
+  };
+
+  // Read everything before touching the store: a failing source throws here.
+  const skippedIds = new Set<string>();
+  const documents = await readSourceDocuments(source, settings, (warning) => {
+    if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
+    warn(warning);
+  });
+  signal?.throwIfAborted();
+
+  const chunkSettings = chunkSettingsKey(settings);
+  const rechunkAll = store.getManifest("chunk_settings") !== chunkSettings || store.getManifest("analyzer_version") !== ANALYZER_VERSION;
+  const known = new Map(store.listDocuments().map((document) => [document.sourceId, document]));
+  const summary = { added: 0, changed: 0, unchanged: 0, removed: 0 };
+
+  // Documents the source no longer offers (gone, or skipped this time).
+  const offered = new Set(documents.map((document) => document.sourceId));
+  const remove = (sourceId: string): void => {
+    if (!store.removeDocument(sourceId)) return;
+    summary.removed++;
+    if (skippedIds.has(sourceId)) {
+      warn({
+        code: "document_removed",
+        sourceId,
+        message: `${sourceId}: removido do índice da coleção "${collection}": a fonte não oferece mais uma versão válida do documento (veja o aviso anterior).`,
+      });
+    }
+  };
+  for (const sourceId of known.keys()) {
+    if (!offered.has(sourceId)) remove(sourceId);
+  }
+
+  for (const [i, document] of documents.entries()) {
+    signal?.throwIfAborted();
+    const record = known.get(document.sourceId);
+    if (!rechunkAll && record && record.sha256 === document.sha256 && record.status === "complete") {
+      summary.unchanged++;
+      continue;
+    }
+    const written = indexDocument(document, source, store, settings, warn);
+    if (!written) {
+      // Could not be chunked: not a usable version; drop the old one as for any skipped document.
+      skippedIds.add(document.sourceId);
+      if (record) remove(document.sourceId);
+      continue;
+    }
+    if (record) summary.changed++;
+    else summary.added++;
+    if (i % 25 === 24) await yieldToEventLoop();
+  }
+  store.setManifest("chunk_settings", chunkSettings);
+  store.setManifest("analyzer_version", ANALYZER_VERSION);
+
+  const choice = options.dense ?? parseDenseChoice(settings.EMBEDDING_MODEL);
+  const dense = await updateCollectionDense(store, choice, {
+    chunkSettings,
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  if (dense.dense === "off" && dense.reason) {
+    // Off by configuration is news; off because a model failed or the collection is too small deserves a warning.
+    const level = choice.kind === "none" ? "info" : "warn";
+    logger?.[level]("collection_dense_off", { collection, reason: dense.reason });
+  }
+  store.setManifest("reloaded_at", new Date().toISOString());
+
+  const result: CollectionReloadSummary = {
+    collection,
+    documents: store.documentCount(),
+    chunks: store.chunkCount(),
+    ...summary,
+    skipped: skippedIds.size,
+    warnings,
+    dense: dense.dense,
+    vectorsComputed: dense.vectorsComputed,
+    ms: Math.round(performance.now() - started),
+  };
+  if (dense.reason) result.denseOffReason = dense.reason;
+  if (dense.model) result.denseModel = dense.model;
+  logger?.info("collection_reloaded", {
+    collection,
+    documents: result.documents,
+    chunks: result.chunks,
+    added: result.added,
+    changed: result.changed,
+    unchanged: result.unchanged,
+    removed: result.removed,
+    skipped: result.skipped,
+    dense: result.dense,
+    ms: result.ms,
+  });
+  return result;
+}
+
+type WarnFn = (warning: CollectionWarning, level?: "warn" | "error", fields?: Record<string, unknown>) => void;
+
+/**
+ * Splits, chunks, analyses and writes one document (one transaction). False when it cannot be
+ * chunked (warned).
+ */
+function indexDocument(
+  document: RawDocument,
+  source: CollectionSource,
+  store: CollectionStore,
+  settings: CollectionIndexSettings,
+  warn: WarnFn,
+): boolean {
+  const split = splitMetaBlock(document.content);
+  if (split.problem) {
+    warn(
+      {
+        code: split.problem.code,
+        sourceId: document.sourceId,
+        message: `${document.sourceId}: bloco de metadados ignorado (${split.problem.detail}); documento indexado só pelo texto.`,
+      },
+      "error",
+      { detail: split.problem.detail },
+    );
+  }
+  let chunks;
+  try {
+    chunks = chunkDocument(
+      {
+        sourceId: document.sourceId,
+        slug: document.slug,
+        split,
+        ...(document.title === undefined ? {} : { title: document.title }),
+        ...(document.pages === undefined ? {} : { pages: document.pages }),
+      },
+      { chunkWords: settings.DB_CHUNK_WORDS, overlap: settings.DB_CHUNK_OVERLAP },
+    );
+  } catch (error) {
+    if (!(error instanceof DocumentChunkError)) throw error;
+    warn({ code: error.code, sourceId: document.sourceId, message: `${document.sourceId}: ${error.message}; documento ignorado.` });
+    return false;
+  }
+  // A folder's discipline is its sub-folder unless the block says otherwise; a row's is its column.
+  const blockDiscipline = split.meta?.discipline?.replace(/\s+/g, " ").trim();
+  const discipline = source.kind === "folder" && blockDiscipline ? blockDiscipline : document.discipline;
+  store.upsertDocument({
+    sourceId: document.sourceId,
+    discipline,
+    slug: document.slug,
+    title: documentTitle({ slug: document.slug, split, ...(document.title === undefined ? {} : { title: document.title }) }),
+    sha256: document.sha256,
+    ...(split.metaText === undefined ? {} : { metaText: split.metaText }),
+    chunks: chunks.map((chunk) => ({
+      chunk: chunk.chunk,
+      ...(chunk.page === undefined ? {} : { page: chunk.page }),
+      ...(chunk.pageEnd === undefined ? {} : { pageEnd: chunk.pageEnd }),
+      title: chunk.title,
+      text: chunk.text,
+      body: chunk.body,
+      terms: analyze(chunk.text).join(" "),
+    })),
+  });
+  return true;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

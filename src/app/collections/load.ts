@@ -1,0 +1,81 @@
+/**
+ * Loads one collection's index for serving: its chunks, the vectors matching the configured
+ * dense side and the embedder they were computed with, as a ready DocumentSearch. Reads only:
+ * nothing is trained or embedded here (that is reloadCollection's job).
+ */
+import type { CollectionStore } from "../../adapters/store/collection-store.js";
+import type { Settings } from "../../config/settings.js";
+import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/documents/search.js";
+import type { Embedder } from "../../core/embedding/embedder.js";
+import { parseDenseChoice } from "../dense.js";
+import { loadCollectionEmbedder } from "./dense.js";
+
+export interface LoadedCollection {
+  name: string;
+  search: DocumentSearch;
+  /** Documents and chunks in the index. */
+  documents: number;
+  chunks: number;
+  /** Why the collection has no dense side (Portuguese), when it has none. */
+  denseOffReason?: string;
+}
+
+/** Settings a load reads. */
+export type CollectionLoadSettings = Pick<
+  Settings,
+  "EMBEDDING_MODEL" | "TOP_K" | "CANDIDATE_MULTIPLIER" | "MAX_KEYWORD_ONLY" | "MIN_SIMILARITY"
+>;
+
+/** The search settings from the environment (the same TOP_K… as the Bible); BM25 and weights keep their defaults. */
+export function documentSearchSettings(settings: Omit<CollectionLoadSettings, "EMBEDDING_MODEL">): DocumentSearchSettings {
+  return {
+    ...DEFAULT_DOCUMENT_SEARCH_SETTINGS,
+    topK: settings.TOP_K,
+    candidateMultiplier: settings.CANDIDATE_MULTIPLIER,
+    maxKeywordOnly: settings.MAX_KEYWORD_ONLY,
+    minSimilarity: settings.MIN_SIMILARITY,
+  };
+}
+
+/**
+ * Builds the search of collection `name` from its store. A chunk without a vector gets a zero
+ * row (no dense signal for it); a collection without vectors for the configured model is
+ * served lexically, with the reason.
+ *
+ * @param embedder an already loaded transformers embedder to reuse (optional).
+ */
+export async function loadCollection(
+  name: string,
+  store: CollectionStore,
+  settings: CollectionLoadSettings,
+  embedder?: Embedder,
+): Promise<LoadedCollection> {
+  const chunks = store.loadChunks();
+  const dense = await loadCollectionEmbedder(store, parseDenseChoice(settings.EMBEDDING_MODEL), embedder);
+  let matrix: Float32Array | undefined;
+  let reason = dense.reason;
+  if (dense.embedder && dense.model) {
+    const dims = dense.embedder.dimensions;
+    const vectors = store.loadVectors(dense.model);
+    if (vectors.size === 0 && chunks.length > 0) {
+      reason = `a coleção "${name}" não tem vetores calculados; recarregue-a (busca só léxica)`;
+    } else {
+      matrix = new Float32Array(chunks.length * dims);
+      chunks.forEach((chunk, row) => {
+        const vector = vectors.get(chunk.id);
+        if (vector && vector.length === dims) matrix!.set(vector, row * dims);
+      });
+    }
+  }
+  const useDense = matrix !== undefined && dense.embedder !== undefined;
+  const search = new DocumentSearch(
+    name,
+    chunks,
+    useDense ? matrix : undefined,
+    useDense ? { embedder: dense.embedder } : { ...(reason === undefined ? {} : { denseUnavailableReason: reason }) },
+    documentSearchSettings(settings),
+  );
+  const loaded: LoadedCollection = { name, search, documents: store.documentCount(), chunks: chunks.length };
+  if (!useDense && reason !== undefined) loaded.denseOffReason = reason;
+  return loaded;
+}
