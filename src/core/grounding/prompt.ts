@@ -157,7 +157,7 @@ export function formatQuestionMessage(question: string, passages: readonly Passa
  * last HISTORY_MAX_MESSAGES, merges consecutive messages of the same role, and drops assistant
  * messages before the first user message (chat APIs expect the turns to alternate, user first).
  */
-function normaliseHistory(history: readonly ChatMessage[]): ChatMessage[] {
+export function normaliseHistory(history: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of history.slice(-HISTORY_MAX_MESSAGES)) {
     const content = truncateText(message.content.trim(), HISTORY_MESSAGE_MAX_CHARS);

@@ -1,0 +1,94 @@
+/**
+ * Document passages: the retrieved chunks of a document collection that the chat layer shows
+ * the model, numbered 1..n (the model cites them as `[n]`, see ./document-citations.ts).
+ *
+ * Lesson metadata block. A lesson's metadata block (Disciplina, Título, Conceitos…) is indexed
+ * with its chunk 0 only, and `DocumentHit.body` never contains it. So that the model always
+ * knows which lesson it is reading, the block is shown exactly ONCE per source:
+ * - the selection contains chunk 0 of the source: the block is part of that passage
+ *   (`metaText`, set on the first chunk-0 passage of the source);
+ * - only chunks ≥ 1 are selected: the block is attached to the first passage of the source, in
+ *   selection order (`lessonHeader`), never repeated on its other passages.
+ * A source without a (non-blank) block gets neither field. Pure.
+ */
+import type { DocumentHit } from "../documents/types.js";
+
+/** The fields of a search hit a passage is made from. */
+export type DocumentPassageSource = Pick<
+  DocumentHit,
+  "sourceId" | "chunk" | "page" | "pageEnd" | "title" | "citation" | "body" | "metaText"
+>;
+
+export interface DocumentPassage {
+  /** 1-based number: the `n` of `<trecho n="…">` in the prompt and of the `[n]` markers. */
+  number: number;
+  sourceId: string;
+  /** 0-based chunk position in its document. */
+  chunk: number;
+  page?: number;
+  pageEnd?: number;
+  title: string;
+  /** Human citation ("Apostila X, p. 12", "A Trindade (teologia/a-trindade.md, trecho 2)"). */
+  citation: string;
+  /** The chunk's body words (what the prompt quotes). */
+  text: string;
+  /**
+   * Chunk 0 only: the lesson's metadata block, shown as part of this passage (once per source:
+   * only on the first chunk-0 passage of the source).
+   */
+  metaText?: string;
+  /**
+   * The lesson's metadata block, on the first passage of a source whose chunk 0 is NOT in the
+   * selection: the prompt shows it once before that passage (`<cabecalho>`).
+   */
+  lessonHeader?: string;
+}
+
+function cleanBlock(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/**
+ * Passages from search hits, numbered 1..n in order, with each lesson's metadata block shown
+ * once per source (see the module comment).
+ */
+export function buildDocumentPassages(hits: readonly DocumentPassageSource[]): DocumentPassage[] {
+  /** Sources with chunk 0 in the selection. */
+  const withChunkZero = new Set<string>();
+  /** The first non-blank block of each source. */
+  const blocks = new Map<string, string>();
+  for (const hit of hits) {
+    if (hit.chunk === 0) withChunkZero.add(hit.sourceId);
+    const block = cleanBlock(hit.metaText);
+    if (block !== undefined && !blocks.has(hit.sourceId)) blocks.set(hit.sourceId, block);
+  }
+
+  const placed = new Set<string>();
+  return hits.map((hit, index): DocumentPassage => {
+    const passage: DocumentPassage = {
+      number: index + 1,
+      sourceId: hit.sourceId,
+      chunk: hit.chunk,
+      title: hit.title,
+      citation: hit.citation,
+      text: hit.body,
+    };
+    if (hit.page !== undefined) passage.page = hit.page;
+    if (hit.pageEnd !== undefined) passage.pageEnd = hit.pageEnd;
+    const block = blocks.get(hit.sourceId);
+    if (block !== undefined && !placed.has(hit.sourceId)) {
+      if (withChunkZero.has(hit.sourceId)) {
+        if (hit.chunk === 0) {
+          passage.metaText = block;
+          placed.add(hit.sourceId);
+        }
+      } else {
+        passage.lessonHeader = block;
+        placed.add(hit.sourceId);
+      }
+    }
+    return passage;
+  });
+}
