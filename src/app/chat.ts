@@ -4,6 +4,7 @@ import { CitationStreamFilter } from "../core/grounding/citations.js";
 import { passagesFromResults, ShownVerses, type Passage } from "../core/grounding/passages.js";
 import { buildChatPrompt, NO_EVIDENCE_MESSAGE } from "../core/grounding/prompt.js";
 import type { SearchEngine } from "../core/search/engine.js";
+import type { DocumentSourceJson } from "./collections/chat.js";
 
 /** What the browser receives for a source (the verse itself; the model saw its window). */
 export interface SourceJson {
@@ -19,8 +20,11 @@ export interface SourceJson {
   cited?: boolean;
 }
 
+/** A consulted source as sent to the browser: a verse, or a document excerpt. */
+export type AnySourceJson = SourceJson | DocumentSourceJson;
+
 export type ChatEvent =
-  | { event: "sources"; data: { conversationId: string; sources: SourceJson[] } }
+  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[] } }
   | { event: "token"; data: { text: string } }
   | { event: "done"; data: { citations: string[] } }
   | { event: "error"; data: { code: string; message: string } };
@@ -40,7 +44,7 @@ export interface ChatDependencies {
 }
 
 /** Errors that are not the provider's get one stable code and a plain message. */
-const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
+export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
 
 /**
  * One answer, as the events the SSE route writes: the consulted sources, the model's text

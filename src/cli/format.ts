@@ -1,3 +1,5 @@
+import type { CollectionReloadSummary } from "../app/collections/indexer.js";
+import type { DocumentSearchResponse } from "../core/documents/search.js";
 import type { SearchResponse } from "../core/search/engine.js";
 import type { EvalReport } from "../core/search/eval.js";
 
@@ -25,4 +27,26 @@ export function printEvalTable(report: EvalReport): void {
     console.log([name.padEnd(12), String(metrics.n).padStart(3), ...keys.map((key) => (metrics[key] ?? 0).toFixed(3).padStart(10))].join(" "));
   }
   console.log(`fora do tema: ${report.offtopic.n} (sem resultados: ${report.offtopic.empty})`);
+}
+
+export function printDocumentResults(response: DocumentSearchResponse): void {
+  for (const notice of response.notices) console.log(`aviso: ${notice}`);
+  if (response.results.length === 0) {
+    console.log(`Nenhum trecho encontrado na coleção ${response.collection}.`);
+    return;
+  }
+  for (const hit of response.results) {
+    const terms = hit.matchedTerms.length > 0 ? ` [${hit.matchedTerms.join(", ")}]` : "";
+    console.log(`${hit.rank}. ${hit.citation} (${hit.via.join("+")})${terms}`);
+    const excerpt = hit.body.length > 240 ? `${hit.body.slice(0, 240)}…` : hit.body;
+    console.log(`   ${excerpt}`);
+  }
+}
+
+export function printReloadSummary(summary: CollectionReloadSummary): void {
+  console.log(
+    `${summary.collection}: ${summary.documents} documentos, ${summary.chunks} trechos ` +
+      `(novos ${summary.added}, alterados ${summary.changed}, sem mudanças ${summary.unchanged}, removidos ${summary.removed}, ignorados ${summary.skipped}); ` +
+      `busca semântica: ${summary.dense === "off" ? `desligada${summary.denseOffReason ? ` (${summary.denseOffReason})` : ""}` : summary.dense}; ${summary.ms} ms`,
+  );
 }

@@ -11,7 +11,9 @@ import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile, EvalFileError } from "../core/search/eval.js";
 import type { SearchMode, SearchResponse } from "../core/search/engine.js";
 import { createProgressReporter } from "./progress.js";
-import { printEvalTable, printSearchResults } from "./format.js";
+import { printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
+import { CollectionNotFoundError, CollectionService } from "../app/collections/service.js";
+import type { DocumentSearchResponse } from "../core/documents/search.js";
 
 const program = new Command();
 program.name("pastor").description("Pastor Online: busca e respostas bíblicas fundamentadas.").showHelpAfterError();
@@ -102,17 +104,85 @@ async function withEngine<T>(
 
 program
   .command("search")
-  .description("busca versículos para uma pergunta ou referência")
+  .description("busca versículos (ou trechos de uma coleção de documentos) para uma pergunta ou referência")
   .argument("<query>", "pergunta, palavras ou referência (ex.: \"Jo 3:16\")")
   .option("--k <n>", "quantos resultados", positiveInt)
   .option("--mode <mode>", "hybrid | lexical | dense", searchMode, "hybrid")
+  .option("--collection <name>", "busca numa coleção de documentos em vez da Bíblia")
+  .option("--discipline <name>", "com --collection: só nesta disciplina")
   .option("--json", "saída em JSON")
-  .action(async (query: string, options: { k?: number; mode: SearchMode; json?: boolean }) => {
+  .action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
     const settings = loadSettings();
-    const response = await withEngine(settings, (engine) => engine.search(query, { k: options.k ?? settings.TOP_K, mode: options.mode }));
+    const k = options.k ?? settings.TOP_K;
+    if (options.collection !== undefined) {
+      const response = await withCollections(settings, async (collections) => {
+        const loaded = collections.get(options.collection!);
+        if (!loaded || loaded.chunks === 0) {
+          throw new CliError(`a coleção "${options.collection}" está vazia: rode \`pastor reload --collection ${options.collection}\` primeiro`);
+        }
+        return loaded.search.search(query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
+      });
+      if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
+      else printDocumentResults(response);
+      return;
+    }
+    if (options.discipline !== undefined) throw new CliError("--discipline só vale com --collection");
+    const response = await withEngine(settings, (engine) => engine.search(query, { k, mode: options.mode }));
     if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
     else printSearchResults(response);
   });
+
+program
+  .command("reload")
+  .description("relê as fontes das coleções de documentos (pastas em COLLECTIONS_DIR, tabela MySQL) e atualiza o índice")
+  .option("--collection <name>", "só esta coleção")
+  .option("--json", "imprime o resumo em JSON")
+  .action(async (options: { collection?: string; json?: boolean }) => {
+    const settings = loadSettings();
+    const summaries = await withCollections(settings, (collections) => collections.reload(options.collection));
+    if (options.json) console.log(JSON.stringify(summaries, null, 2));
+    else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${settings.COLLECTIONS_DIR} (nem MYSQL_URL definida).`);
+    else summaries.forEach(printReloadSummary);
+  });
+
+async function withCollections<T>(settings: Settings, work: (collections: CollectionService) => Promise<T>): Promise<T> {
+  const collections = new CollectionService(settings, {
+    info: () => undefined,
+    warn: (event, fields) => console.error(`aviso: ${String(fields?.message ?? event)}`),
+    error: (event, fields) => console.error(`erro: ${String(fields?.message ?? event)}`),
+  });
+  try {
+    await collections.open();
+    return await work(collections);
+  } finally {
+    await collections.close();
+  }
+}
+
+function toDocumentSearchJson(response: DocumentSearchResponse) {
+  return {
+    query: response.query,
+    mode: response.mode,
+    collection: response.collection,
+    notices: response.notices,
+    results: response.results.map((hit) => ({
+      source: hit.sourceId,
+      chunk: hit.chunk,
+      ...(hit.page !== undefined ? { page: hit.page } : {}),
+      ...(hit.pageEnd !== undefined ? { pageEnd: hit.pageEnd } : {}),
+      title: hit.title,
+      discipline: hit.discipline,
+      citation: hit.citation,
+      text: hit.body,
+      via: hit.via,
+      matchedTerms: hit.matchedTerms,
+      rank: hit.rank,
+      score: hit.score,
+      ...(hit.lexicalScore !== undefined ? { lexicalScore: hit.lexicalScore } : {}),
+      ...(hit.similarity !== undefined ? { similarity: hit.similarity } : {}),
+    })),
+  };
+}
 
 function toSearchJson(response: SearchResponse) {
   return {
@@ -194,7 +264,7 @@ program
 class CliError extends Error {}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof SettingsError || error instanceof CliError || error instanceof EvalFileError) {
+  if (error instanceof SettingsError || error instanceof CliError || error instanceof EvalFileError || error instanceof CollectionNotFoundError) {
     console.error(`pastor: ${error.message}`);
   } else if (error instanceof Error) {
     console.error(`pastor: ${error.message}`);

@@ -1,9 +1,11 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { streamSSE } from "hono/streaming";
 import { timingSafeEqual, randomUUID, createHash } from "node:crypto";
 import { z } from "zod";
-import { answerQuestion } from "../app/chat.js";
+import { answerQuestion, type ChatEvent } from "../app/chat.js";
+import { answerFromCollection } from "../app/collections/chat.js";
+import { CollectionNotFoundError, CollectionReloadError, type CollectionService } from "../app/collections/service.js";
 import { ReindexConflictError, type SearchService } from "../app/search-service.js";
 import type { Settings } from "../config/settings.js";
 import type { LlmProvider } from "../core/chat/llm.js";
@@ -23,6 +25,8 @@ export interface AppDependencies {
   provider: LlmProvider;
   settings: Settings;
   crossReferences?: CrossReferenceIndex;
+  /** Document collections (lessons, PDFs, MySQL rows); none when absent. */
+  collections?: CollectionService;
   logger: Logger;
 }
 
@@ -41,7 +45,13 @@ const chatBody = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "conversationId deve ter de 1 a 64 letras, números, _ ou -" })
     .optional(),
+  collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).optional(),
 });
+
+const reloadBody = z.object({ collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).optional() });
+
+/** The collection name that means the Bible (the default target of search and chat). */
+export const BIBLE_COLLECTION = "biblia";
 
 export function createApp(deps: AppDependencies): Hono {
   const { service, provider, settings, logger } = deps;
@@ -72,6 +82,7 @@ export function createApp(deps: AppDependencies): Hono {
     const status = service.status();
     return c.json({
       ...status,
+      collections: deps.collections?.status() ?? [],
       embedding: status.dense.enabled
         ? { enabled: true, model: status.dense.model }
         : { enabled: false, model: null, reason: status.dense.reason, mode: "Busca apenas por palavras-chave" },
@@ -79,18 +90,56 @@ export function createApp(deps: AppDependencies): Hono {
     });
   });
 
-  app.post("/api/reindex", async (c) => {
+  /** REINDEX_TOKEN, when set, guards the routes that rewrite the index. */
+  const refuseWithoutToken = (c: Context) => {
     const expected = settings.REINDEX_TOKEN;
-    if (expected) {
-      const given = c.req.header("X-Reindex-Token");
-      if (given === undefined) return apiError(c, 401, "reindex_token_missing", "Informe o cabeçalho X-Reindex-Token.");
-      if (!sameSecret(given, expected)) return apiError(c, 403, "reindex_token_invalid", "X-Reindex-Token inválido.");
-    }
+    if (!expected) return undefined;
+    const given = c.req.header("X-Reindex-Token");
+    if (given === undefined) return apiError(c, 401, "reindex_token_missing", "Informe o cabeçalho X-Reindex-Token.");
+    if (!sameSecret(given, expected)) return apiError(c, 403, "reindex_token_invalid", "X-Reindex-Token inválido.");
+    return undefined;
+  };
+
+  app.post("/api/reindex", async (c) => {
+    const refused = refuseWithoutToken(c);
+    if (refused) return refused;
     if (service.indexing) return apiError(c, 409, "reindex_running", "Uma reindexação já está em andamento.");
     service.startIndexing().catch((error: unknown) => {
       if (!(error instanceof ReindexConflictError)) logger.error("reindex failed", { message: String(error) });
     });
     return c.json({ status: "started" }, 202);
+  });
+
+  app.get("/api/collections", (c) => c.json({ default: BIBLE_COLLECTION, collections: deps.collections?.status() ?? [] }));
+
+  app.post("/api/reload", async (c) => {
+    const refused = refuseWithoutToken(c);
+    if (refused) return refused;
+    const text = await c.req.text();
+    let raw: unknown = {};
+    if (text.trim() !== "") {
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        return apiError(c, 400, "invalid_json", "O corpo da requisição não é um JSON válido.");
+      }
+    }
+    const parsed = reloadBody.safeParse(raw);
+    if (!parsed.success) return apiError(c, 400, "invalid_request", parsed.error.issues[0]!.message);
+    const collections = deps.collections;
+    const name = parsed.data.collection;
+    if (!collections) return apiError(c, 404, "collection_not_found", "Nenhuma coleção de documentos configurada.");
+    if (name !== undefined && collections.isReloading(name)) {
+      return apiError(c, 409, "reload_running", `A coleção "${name}" já está sendo recarregada.`);
+    }
+    try {
+      const summaries = await collections.reload(name);
+      return c.json({ collections: summaries });
+    } catch (error) {
+      if (error instanceof CollectionNotFoundError) return apiError(c, 404, error.code, error.message);
+      if (error instanceof CollectionReloadError) return apiError(c, 502, error.code, `Não foi possível recarregar a coleção "${error.collection}": ${error.message}`);
+      throw error;
+    }
   });
 
   app.post("/api/chat", async (c) => {
@@ -111,18 +160,35 @@ export function createApp(deps: AppDependencies): Hono {
     if (message.length > MAX_MESSAGE_CHARS) {
       return apiError(c, 413, "message_too_long", `A mensagem tem ${message.length} caracteres; o limite é ${MAX_MESSAGE_CHARS}.`);
     }
-    const engine = service.engine;
-    if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
     const history = (parsed.data.history ?? []).slice(-MAX_HISTORY_EXCHANGES * 2);
     const conversationId = parsed.data.conversationId ?? randomUUID();
+    const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
+    let events: AsyncGenerator<ChatEvent>;
+    const controller = new AbortController();
+    const input = { message, history, conversationId, signal: controller.signal };
+    if (collection === BIBLE_COLLECTION) {
+      const engine = service.engine;
+      if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
+      events = answerQuestion({ engine, provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW }, input);
+    } else {
+      let loaded;
+      try {
+        if (!deps.collections?.has(collection)) {
+          throw new CollectionNotFoundError(collection, [BIBLE_COLLECTION, ...(deps.collections?.names() ?? [])]);
+        }
+        loaded = deps.collections.get(collection);
+      } catch (error) {
+        if (error instanceof CollectionNotFoundError) return apiError(c, 404, error.code, error.message);
+        throw error;
+      }
+      if (!loaded || loaded.chunks === 0) {
+        return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
+      }
+      events = answerFromCollection({ search: loaded.search, provider, topK: settings.TOP_K }, input);
+    }
 
     return streamSSE(c, async (stream) => {
-      const controller = new AbortController();
       stream.onAbort(() => controller.abort());
-      const events = answerQuestion(
-        { engine, provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW },
-        { message, history, conversationId, signal: controller.signal },
-      );
       try {
         for await (const event of events) {
           if (controller.signal.aborted) break;
@@ -192,7 +258,7 @@ export function createApp(deps: AppDependencies): Hono {
     const entry = conversations.get(conversationId);
     if (!entry) return apiError(c, 404, "conversation_not_found", "Nenhuma resposta registrada para esta conversa.");
     const cited = new Set(entry.citations);
-    return c.json({ conversationId, at: entry.at, sources: entry.sources.map((s) => ({ ...s, cited: cited.has(s.reference) })) });
+    return c.json({ conversationId, at: entry.at, sources: entry.sources.map((s) => ({ ...s, cited: cited.has("kind" in s ? s.citation : s.reference) })) });
   });
 
   return app;

@@ -6,6 +6,7 @@ import { createProvider, providerConfigFromEnv } from "../adapters/llm/providers
 import { loadRetrievalAids } from "../app/retrieval-aids.js";
 import { openStore } from "../app/runtime.js";
 import { SearchService } from "../app/search-service.js";
+import { CollectionService } from "../app/collections/service.js";
 import type { Settings } from "../config/settings.js";
 import { loadCrossReferences } from "../core/bible/cross-references.js";
 import { findProjectRoot } from "../project-root.js";
@@ -15,6 +16,7 @@ import { createJsonLogger, type Logger } from "./logger.js";
 export interface RunningServer {
   port: number;
   service: SearchService;
+  collections: CollectionService;
   close(): Promise<void>;
 }
 
@@ -30,8 +32,10 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const [aids, crossReferences] = await Promise.all([loadRetrievalAids(), loadCrossReferences()]);
   const service = new SearchService(store, settings, aids);
   await service.reload();
+  const collections = new CollectionService(settings, logger);
+  await collections.open();
 
-  const app = createApp({ service, provider, settings, crossReferences, logger });
+  const app = createApp({ service, provider, settings, crossReferences, collections, logger });
   const webDist = path.join(findProjectRoot(), "web", "dist");
   if (existsSync(webDist)) {
     app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
@@ -45,6 +49,8 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   logger.info("listening", { port, provider: provider.id, model: provider.model, verses: service.engine?.size ?? 0 });
 
   if (settings.AUTO_INDEX) {
+    // Collections first: they are small next to the Bible, and a failing source only logs.
+    collections.reload().catch(() => undefined);
     service.startIndexing().then(
       (summary) => logger.info("indexed", { ms: summary.ms, versesIndexed: summary.versesIndexed, verses: summary.versesTotal }),
       (error: unknown) => logger.error("indexing failed", { message: error instanceof Error ? error.message : String(error) }),
@@ -54,8 +60,10 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   return {
     port,
     service,
+    collections,
     async close() {
       await service.close();
+      await collections.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       store.close();
     },

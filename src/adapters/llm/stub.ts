@@ -40,7 +40,7 @@ export function createStubProvider(options: StubProviderOptions = {}): LlmProvid
 }
 
 /** The whole answer the stub streams for a request (exported for tests and previews). */
-export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages">): string {
+export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel">): string {
   const passages = (request.passages ?? [])
     .map((passage) => ({ reference: passage.reference.trim(), text: normalizeSpace(passage.text) }))
     .filter((passage) => passage.reference !== "" && passage.text !== "");
@@ -50,7 +50,7 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
   const others = passages.slice(MAX_QUOTED);
   const question = questionOf(request);
 
-  const paragraphs = [opening(question, quoted.length), quoted.map(quoteSentence).join(" ")];
+  const paragraphs = [opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"), quoted.map(quoteSentence).join(" ")];
   if (others.length > 0) {
     const names = others.map((passage) => passage.reference);
     paragraphs.push(`${others.length === 1 ? "Outra passagem relacionada é" : "Outras passagens relacionadas são"} ${joinList(names)}.`);
@@ -70,16 +70,19 @@ function questionOf(request: Pick<GenerateRequest, "question" | "messages">): st
   return normalizeSpace(lastUser?.content ?? "");
 }
 
-function opening(question: string, count: number): string {
+function opening(question: string, count: number, corpus: string): string {
   const what = count === 1 ? "uma passagem que ajuda" : `${NUMBER_WORDS[count] ?? String(count)} passagens que ajudam`;
-  if (question === "") return `A Bíblia traz ${what} a refletir sobre isso.`;
-  return `Sobre a sua pergunta, “${truncate(question, MAX_QUESTION_CHARS)}”, a Bíblia traz ${what} a responder.`;
+  const source = corpus.charAt(0).toUpperCase() + corpus.slice(1);
+  if (question === "") return `${source} traz ${what} a refletir sobre isso.`;
+  return `Sobre a sua pergunta, “${truncate(question, MAX_QUESTION_CHARS)}”, ${corpus} traz ${what} a responder.`;
 }
 
 function quoteSentence(passage: GroundingPassage, index: number): string {
   const lead = LEAD_INS[index] ?? LEAD_INS[LEAD_INS.length - 1]!;
   const quote = truncate(passage.text, MAX_QUOTE_CHARS).replace(/[.,;:]+$/u, "");
-  return `${lead}: “${quote}” (${passage.reference}).`;
+  // A bracketed marker ("[2]", for document excerpts) is written as is; a verse reference in parentheses.
+  const cite = passage.reference.startsWith("[") ? passage.reference : `(${passage.reference})`;
+  return `${lead}: “${quote}” ${cite}.`;
 }
 
 function joinList(items: string[]): string {

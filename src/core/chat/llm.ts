@@ -27,6 +27,8 @@ export interface GenerateRequest {
   passages?: GroundingPassage[];
   /** For the offline stub only: the user's question, plain. */
   question?: string;
+  /** For the offline stub only: what the passages come from ("a Bíblia" unless said). */
+  corpusLabel?: string;
 }
 
 export type LlmProviderId = "stub" | "ollama" | "openai" | "groq" | "anthropic";
