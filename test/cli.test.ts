@@ -114,3 +114,33 @@ describe("pastor eval", () => {
     expect(stderr).toContain(`${file}:2:`);
   });
 });
+
+describe("pastor reload and pastor search --collection", () => {
+  it("indexes the sample collection, finds a header keyword in chunk 0, and says when nothing changed", async () => {
+    const env = { DATA_DIR: tempDir("pastor-cli-collections-"), COLLECTIONS_DIR: path.join(ROOT, "collections") };
+    const first = await pastor(["reload", "--collection", "exemplo", "--json"], env);
+    expect(first.code).toBe(0);
+    const [summary] = JSON.parse(first.stdout) as { collection: string; added: number; documents: number }[];
+    expect(summary).toMatchObject({ collection: "exemplo", added: 4, documents: 4 });
+    expect(first.stderr).toMatch(/bloco de metadados ignorado/);
+
+    const again = await pastor(["reload"], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/exemplo: 4 documentos, \d+ trechos \(novos 0, alterados 0, sem mudanças 4/);
+
+    // "pericorese" is only in the lesson's metadata block (its Keywords line).
+    const search = await pastor(["search", "--collection", "exemplo", "pericorese", "--json"], env);
+    expect(search.code).toBe(0);
+    const body = JSON.parse(search.stdout) as {
+      collection: string;
+      results: { source: string; chunk: number; matchedTerms: string[]; lexicalScore: number; citation: string }[];
+    };
+    expect(body.collection).toBe("exemplo");
+    expect(body.results[0]).toMatchObject({ source: "teologia/a-trindade.md", chunk: 0, matchedTerms: ["pericores"] });
+    expect(body.results[0]!.lexicalScore).toBeGreaterThan(0);
+
+    const missing = await pastor(["search", "--collection", "nenhuma", "x"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/pastor: Coleção "nenhuma" não encontrada\. Coleções disponíveis: exemplo\./);
+  });
+});

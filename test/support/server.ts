@@ -3,6 +3,7 @@ import type { Server as HttpServer } from "node:http";
 import { SqliteStore } from "../../src/adapters/store/sqlite-store.js";
 import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
 import { SearchService } from "../../src/app/search-service.js";
+import { CollectionService } from "../../src/app/collections/service.js";
 import { readSettings, type Settings } from "../../src/config/settings.js";
 import type { GenerateRequest, LlmProvider } from "../../src/core/chat/llm.js";
 import { loadCrossReferences } from "../../src/core/bible/cross-references.js";
@@ -40,6 +41,7 @@ export class ScriptedProvider implements LlmProvider {
 export interface TestServer {
   url: string;
   service: SearchService;
+  collections: CollectionService;
   settings: Settings;
   close(): Promise<void>;
 }
@@ -50,7 +52,9 @@ export async function startTestServer(dataDir: string, provider: LlmProvider, en
   const store = SqliteStore.open(dataDir);
   const service = new SearchService(store, settings, await loadRetrievalAids());
   await service.reload();
-  const app = createApp({ service, provider, settings, crossReferences: await loadCrossReferences(), logger: silentLogger });
+  const collections = new CollectionService(settings);
+  await collections.open();
+  const app = createApp({ service, provider, settings, crossReferences: await loadCrossReferences(), collections, logger: silentLogger });
   const server: ServerType = await new Promise((resolve) => {
     const instance = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(instance));
   });
@@ -59,9 +63,11 @@ export async function startTestServer(dataDir: string, provider: LlmProvider, en
   return {
     url: `http://127.0.0.1:${port}`,
     service,
+    collections,
     settings,
     async close() {
       await service.close();
+      await collections.close();
       (server as HttpServer).closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       store.close();

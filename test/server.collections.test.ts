@@ -1,0 +1,163 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findProjectRoot } from "../src/project-root.js";
+import { parseSse, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
+
+/**
+ * The collections over HTTP: the real app on loopback, a copy of the shipped sample
+ * collection in a temporary COLLECTIONS_DIR, a scripted model (the only stand-in: it is the
+ * paid remote part) whose answer cites excerpts shown and not shown.
+ */
+const dirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+let server: TestServer;
+let collectionsDir: string;
+const provider = new ScriptedProvider(["A Trindade é um só Deus em três pessoas [1", "]. Veja também [9] e ", "(db:teologia/aula-inventada, trecho 2)."]);
+
+beforeAll(async () => {
+  collectionsDir = tempDir("pastor-collections-");
+  cpSync(path.join(findProjectRoot(), "collections", "exemplo"), path.join(collectionsDir, "exemplo"), { recursive: true });
+  server = await startTestServer(tempDir("pastor-data-"), provider, {
+    COLLECTIONS_DIR: collectionsDir,
+    REINDEX_TOKEN: "segredo",
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function reload(body: unknown, token = "segredo"): Promise<Response> {
+  return fetch(`${server.url}/api/reload`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Reindex-Token": token },
+    body: JSON.stringify(body),
+  });
+}
+
+async function chat(body: unknown): Promise<Response> {
+  return fetch(`${server.url}/api/chat`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+describe("collections over the API", () => {
+  it("lists the discovered collection, empty until it is reloaded", async () => {
+    const response = await fetch(`${server.url}/api/collections`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { default: string; collections: { name: string; chunks: number }[] };
+    expect(body.default).toBe("biblia");
+    expect(body.collections).toEqual([expect.objectContaining({ name: "exemplo", chunks: 0 })]);
+    const refused = await chat({ message: "o que é a Trindade?", collection: "exemplo" });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("collection_not_ready");
+  });
+
+  it("guards POST /api/reload with the token and validates the body", async () => {
+    expect((await fetch(`${server.url}/api/reload`, { method: "POST" })).status).toBe(401);
+    expect((await reload({}, "errado")).status).toBe(403);
+    const bad = await fetch(`${server.url}/api/reload`, { method: "POST", headers: { "X-Reindex-Token": "segredo" }, body: "{oops" });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_json");
+    const unknown = await reload({ collection: "nenhuma" });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain("exemplo");
+  });
+
+  it("reloads a collection, then a second reload costs nothing", async () => {
+    const first = await reload({ collection: "exemplo" });
+    expect(first.status).toBe(200);
+    const [summary] = ((await first.json()) as { collections: { added: number; unchanged: number; warnings: { code: string }[] }[] }).collections;
+    expect(summary!.added).toBe(4);
+    expect(summary!.warnings.map((w) => w.code)).toContain("meta_block_malformed");
+    const second = ((await (await reload({ collection: "exemplo" })).json()) as { collections: { added: number; changed: number; unchanged: number }[] })
+      .collections[0]!;
+    expect(second).toMatchObject({ added: 0, changed: 0, unchanged: 4 });
+    const status = (await (await fetch(`${server.url}/api/status`)).json()) as { collections: { name: string; documents: number; dense: { enabled: boolean } }[] };
+    expect(status.collections).toEqual([expect.objectContaining({ name: "exemplo", documents: 4, dense: expect.objectContaining({ enabled: true }) })]);
+  });
+
+  it("answers from the collection: excerpts as sources, [n] rewritten to the citation, unseen sources removed", async () => {
+    const response = await chat({ message: "o que é a Trindade?", collection: "exemplo", conversationId: "doc-1" });
+    expect(response.status).toBe(200);
+    const events = parseSse(await response.text());
+    expect(events.map((e) => e.event)).toEqual(["sources", ...events.slice(1, -1).map(() => "token"), "done"]);
+    const sources = (events[0]!.data as { collection: string; sources: { kind: string; number: number; sourceId: string; citation: string }[] });
+    expect(sources.collection).toBe("exemplo");
+    expect(sources.sources[0]).toMatchObject({ kind: "document", number: 1, sourceId: "teologia/a-trindade.md" });
+    const text = events
+      .filter((e) => e.event === "token")
+      .map((e) => (e.data as { text: string }).text)
+      .join("");
+    const citation = sources.sources[0]!.citation;
+    expect(text).toContain(`[${citation}]`);
+    expect(text).not.toContain("[9]");
+    expect(text).not.toContain("aula-inventada");
+    expect(events.at(-1)!.data).toEqual({ citations: [citation] });
+    // The model was shown the excerpts as data, numbered.
+    const prompt = provider.requests.at(-1)!;
+    expect(prompt.messages.at(-1)!.content).toContain('<trecho n="1"');
+
+    const consulted = (await (await fetch(`${server.url}/api/sources?conversationId=doc-1`)).json()) as { sources: { citation: string; cited: boolean }[] };
+    expect(consulted.sources.find((s) => s.citation === citation)!.cited).toBe(true);
+  });
+
+  it("names the collections there are when asked for one that does not exist", async () => {
+    const response = await chat({ message: "olá", collection: "nada" });
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("collection_not_found");
+    expect(body.error.message).toContain("biblia");
+    expect(body.error.message).toContain("exemplo");
+  });
+
+  it("keeps serving the last index when the source fails, and says so in the status", async () => {
+    writeFileSync(path.join(collectionsDir, "exemplo", "nova.md"), "Título: nada\n\nUma lição curta sobre oração e jejum.");
+    rmSync(path.join(collectionsDir, "exemplo"), { recursive: true, force: true });
+    // The folder is gone: the collection is no longer discovered, so the API says it does not exist…
+    expect((await reload({ collection: "exemplo" })).status).toBe(404);
+    // …while what was indexed is still served.
+    const response = await chat({ message: "o que é a Trindade?", collection: "exemplo" });
+    expect(response.status).toBe(200);
+    expect(parseSse(await response.text())[0]!.event).toBe("sources");
+  });
+});
+
+describe("a collection whose source is down", () => {
+  it("fails the reload with the source's code, reports it in the status, and names no password", async () => {
+    const { CollectionService, CollectionReloadError } = await import("../src/app/collections/service.js");
+    const { readSettings } = await import("../src/config/settings.js");
+    const net = await import("node:net");
+    // A port nobody listens on: bind, note it, close.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const settings = readSettings({
+      DATA_DIR: tempDir("pastor-down-"),
+      COLLECTIONS_DIR: tempDir("pastor-none-"),
+      MYSQL_URL: `mysql://pastor:senha-secreta@127.0.0.1:${port}/aulas`,
+      MYSQL_COLLECTION: "aulas",
+    });
+    const collections = new CollectionService(settings);
+    await collections.open();
+    try {
+      const failure = await collections.reload("aulas").catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CollectionReloadError);
+      expect((failure as InstanceType<typeof CollectionReloadError>).code).toBe("mysql_unreachable");
+      const [status] = collections.status();
+      expect(status).toMatchObject({ name: "aulas", kind: "mysql", error: { code: "mysql_unreachable" } });
+      expect(status!.error!.message).not.toContain("senha-secreta");
+    } finally {
+      await collections.close();
+    }
+  });
+});
