@@ -7,6 +7,7 @@ import { runRetrievalBench } from "./retrieval.js";
 import { runChatBench } from "./chat.js";
 import { runLsaBench } from "./lsa.js";
 import { runVectorBench } from "./vectors.js";
+import { runCollectionsBench } from "./collections.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ["vectors", runVectorBench],
   ["retrieval", runRetrievalBench],
   ["chat", () => runChatBench()],
+  ["collections", runCollectionsBench],
 ];
 
 for (const [name, run] of sections) {

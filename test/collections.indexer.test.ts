@@ -22,6 +22,7 @@ import { analyze } from "../src/core/analysis/index.js";
 import { MAX_CONTENT_CHARS } from "../src/core/documents/chunker.js";
 import { mulberry32 } from "../src/core/embedding/linalg.js";
 import { createTinyModel, type TinyModel } from "./support/tiny-model.js";
+import { LESSON_QUERIES, writeGeneratedLessons } from "./support/lessons.js";
 
 const HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";
 const END = "====== FIM DOS METADADOS ======";
@@ -466,38 +467,10 @@ describe("dense side per collection", () => {
   });
 });
 
-/** A small Portuguese vocabulary per discipline, plus common words: enough structure for LSA. */
-const TOPICS: Record<string, string[]> = {
-  teologia: ["trindade", "pai", "filho", "espírito", "essência", "pessoa", "divindade", "atributo", "eternidade", "soberania", "providência", "criação"],
-  hermeneutica: ["texto", "contexto", "gênero", "autor", "leitor", "interpretação", "significado", "aplicação", "parábola", "alegoria", "profecia", "poesia"],
-  historia: ["concílio", "reforma", "lutero", "calvino", "agostinho", "nicéia", "credo", "mosteiro", "missão", "império", "perseguição", "mártir"],
-  pastoral: ["aconselhamento", "família", "casamento", "luto", "visita", "cuidado", "ovelha", "pastor", "comunidade", "discipulado", "culto", "sacramento"],
-  missoes: ["evangelho", "nações", "cultura", "tradução", "povo", "fronteira", "envio", "testemunho", "plantação", "língua", "viagem", "chamado"],
-};
-const COMMON = ["deus", "graça", "fé", "igreja", "cristo", "palavra", "vida", "amor", "verdade", "reino", "oração", "bíblia", "senhor", "povo", "salvação"];
-
-function generatedLesson(i: number): { path: string; content: string } {
-  const disciplines = Object.keys(TOPICS);
-  const discipline = disciplines[i % disciplines.length]!;
-  const random = mulberry32(1000 + i);
-  const topic = TOPICS[discipline]!;
-  const words: string[] = [];
-  for (let w = 0; w < 400; w++) {
-    const pool = random() < 0.45 ? topic : COMMON;
-    words.push(pool[Math.floor(random() * pool.length)]!);
-  }
-  const content = `${HEADER}\nDisciplina: ${discipline}\nTítulo: Aula ${i + 1} de ${discipline}\nKeywords: ${topic[i % topic.length]}\n${END}\n\n${words.join(" ")}\n`;
-  return { path: join(discipline, `aula-${String(i + 1).padStart(4, "0")}.md`), content };
-}
-
 describe("a generated collection of 1,000 lessons", () => {
   it("prints the cold reload, no-op reload, load and query times", async () => {
     const dir = join(root, "mil");
-    for (const discipline of Object.keys(TOPICS)) await mkdir(join(dir, discipline), { recursive: true });
-    for (let i = 0; i < 1000; i++) {
-      const lesson = generatedLesson(i);
-      await writeFile(join(dir, lesson.path), lesson.content);
-    }
+    await writeGeneratedLessons(dir, 1000);
     const big = readSettings({ DATA_DIR: settings.DATA_DIR });
     const milStore = CollectionStore.open(big.DATA_DIR, "mil");
     try {
@@ -510,7 +483,7 @@ describe("a generated collection of 1,000 lessons", () => {
       let started = performance.now();
       const loaded = await loadCollection("mil", milStore, big);
       const loadMs = performance.now() - started;
-      const queries = ["trindade e essência de deus", "interpretação do contexto", "concílio de nicéia", "aconselhamento no luto", "tradução para outras línguas"];
+      const queries = LESSON_QUERIES;
       await loaded.search.search(queries[0]!); // warm-up
       started = performance.now();
       for (const query of queries) await loaded.search.search(query);

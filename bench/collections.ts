@@ -1,0 +1,125 @@
+/**
+ * Document collections at size: 1,000 generated lessons (about 400 words each) and 300
+ * long ones (about 2,000 words: several chunks each), read from a folder: cold reload,
+ * no-op reload, load for serving, query latency per mode; then the same 1,000 lessons
+ * as rows of a real MariaDB table (started privately, as the tests do): read round trip
+ * and cold reload through mysql2. Skipped with a note when MariaDB is not installed.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createConnection } from "mysql2/promise";
+import { createLessonsTable, readMysqlLessons } from "../src/adapters/documents/mysql-source.js";
+import { CollectionStore } from "../src/adapters/store/collection-store.js";
+import { reloadCollection } from "../src/app/collections/indexer.js";
+import { loadCollection } from "../src/app/collections/load.js";
+import type { CollectionSource } from "../src/app/collections/sources.js";
+import { readSettings } from "../src/config/settings.js";
+import type { DocumentSearchMode } from "../src/core/documents/search.js";
+import { generatedLesson, LESSON_QUERIES, writeGeneratedLessons } from "../test/support/lessons.js";
+import { startMariaDb } from "../test/support/mariadb.js";
+
+function percentiles(samples: number[]): { p50: number; p95: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+  return { p50: Math.round(at(0.5) * 100) / 100, p95: Math.round(at(0.95) * 100) / 100 };
+}
+
+async function folderCollection(root: string, name: string, count: number, words: number): Promise<Record<string, unknown>> {
+  const dir = join(root, name);
+  await writeGeneratedLessons(dir, count, words);
+  const settings = readSettings({ DATA_DIR: join(root, "data") });
+  const store = CollectionStore.open(settings.DATA_DIR, name);
+  try {
+    const source: CollectionSource = { kind: "folder", name, dir };
+    const cold = await reloadCollection(source, { store, settings });
+    const noop = await reloadCollection(source, { store, settings });
+    let started = performance.now();
+    const loaded = await loadCollection(name, store, settings);
+    const loadMs = Math.round(performance.now() - started);
+    const latency: Record<string, { p50: number; p95: number }> = {};
+    for (const mode of ["lexical", "hybrid"] as DocumentSearchMode[]) {
+      const samples: number[] = [];
+      for (let round = 0; round < 20; round++) {
+        for (const query of LESSON_QUERIES) {
+          started = performance.now();
+          await loaded.search.search(query, { mode });
+          samples.push(performance.now() - started);
+        }
+      }
+      latency[mode] = percentiles(samples.slice(LESSON_QUERIES.length)); // first round warms up
+    }
+    return {
+      lessons: count,
+      wordsPerLesson: words,
+      chunks: cold.chunks,
+      coldReloadMs: cold.ms,
+      noopReloadMs: noop.ms,
+      loadForServingMs: loadMs,
+      queryMs: latency,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+async function mysqlCollection(root: string, count: number): Promise<Record<string, unknown>> {
+  let db;
+  try {
+    db = await startMariaDb();
+  } catch (error) {
+    return { skipped: `MariaDB indisponível: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  }
+  try {
+    const connection = await createConnection({ uri: db.url, charset: "utf8mb4" });
+    try {
+      await createLessonsTable(connection);
+      for (let start = 0; start < count; start += 200) {
+        const rows = Array.from({ length: Math.min(200, count - start) }, (_, k) => generatedLesson(start + k)).map((l) => [
+          l.discipline,
+          l.slug,
+          l.title,
+          l.content,
+        ]);
+        await connection.query("INSERT INTO lessons (discipline, slug, title, content) VALUES ?", [rows]);
+      }
+    } finally {
+      await connection.end();
+    }
+    const reads: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await readMysqlLessons({ url: db.url, collection: "mysql" });
+      reads.push(performance.now() - started);
+    }
+    const settings = readSettings({ DATA_DIR: join(root, "data") });
+    const store = CollectionStore.open(settings.DATA_DIR, "mysql");
+    try {
+      const source: CollectionSource = { kind: "mysql", name: "mysql", url: db.url };
+      const cold = await reloadCollection(source, { store, settings });
+      const noop = await reloadCollection(source, { store, settings });
+      return { rows: count, serverStartMs: db.startMs, readRoundTripMs: percentiles(reads), coldReloadMs: cold.ms, noopReloadMs: noop.ms };
+    } finally {
+      store.close();
+    }
+  } finally {
+    await db.stop();
+  }
+}
+
+export async function runCollectionsBench(): Promise<Record<string, unknown>> {
+  const root = await mkdtemp(join(tmpdir(), "pastor-bench-collections-"));
+  try {
+    return {
+      lessons1000: await folderCollection(root, "mil", 1000, 400),
+      longLessons300: await folderCollection(root, "longas", 300, 2000),
+      mariadb1000: await mysqlCollection(root, 1000),
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await runCollectionsBench(), null, 2));
+}
