@@ -145,10 +145,18 @@ export class LsaModel {
 
   /** Fold-in of already-analysed terms (as `analyze` returns them); see {@link embedText}. */
   embedTerms(terms: readonly string[]): Float32Array {
+    return this.embedBag(termBag(terms));
+  }
+
+  /**
+   * Fold-in of a weighted bag of terms (term → real-valued count, as {@link weightedBag}
+   * builds from weighted parts): `normalise(Σ log(1+count)·idf · projectionRow(term))`.
+   */
+  embedBag(bag: TermBag): Float32Array {
     const counts = new Map<number, number>();
-    for (const term of terms) {
+    for (const [term, count] of bag) {
       const column = this.vocabulary.get(term);
-      if (column !== undefined) counts.set(column, (counts.get(column) ?? 0) + 1);
+      if (column !== undefined && count > 0) counts.set(column, count);
     }
     const k = this.dimensions;
     const out = new Float32Array(k);
@@ -289,8 +297,8 @@ export function trainLsa(
 ): LsaModel {
   const started = performance.now();
   const resolved = resolveOptions(options);
-  const analyzed = documents.map((document) => analyze(document));
-  return trainFromTerms(analyzed, resolved, lsaDigest(documents, resolved), started, onStats);
+  const analyzed = documents.map((document) => termBag(analyze(document)));
+  return trainFromBags(analyzed, resolved, lsaDigest(documents, resolved), started, onStats);
 }
 
 /**
@@ -306,7 +314,43 @@ export function trainLsaFromTerms(
   const started = performance.now();
   const resolved = resolveOptions(options);
   const digest = lsaDigest(documentTerms.map((terms) => terms.join(" ")), resolved);
-  return trainFromTerms(documentTerms, resolved, digest, started, onStats);
+  return trainFromBags(documentTerms.map((terms) => termBag(terms)), resolved, digest, started, onStats);
+}
+
+/**
+ * As {@link trainLsaFromTerms}, from weighted bags of terms: a document may weigh some of its
+ * parts more than others (a verse's own words above the verses readers link it with). The id
+ * digests every bag (terms sorted, with their weights).
+ */
+export function trainLsaFromBags(bags: readonly TermBag[], options: LsaOptions = {}, onStats?: (stats: LsaTrainingStats) => void): LsaModel {
+  const started = performance.now();
+  const resolved = resolveOptions(options);
+  const digest = lsaDigest(
+    bags.map((bag) =>
+      [...bag]
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .map(([term, weight]) => `${term}*${weight}`)
+        .join(" "),
+    ),
+    resolved,
+  );
+  return trainFromBags(bags, resolved, digest, started, onStats);
+}
+
+/** Term → real-valued count: a document for LSA (see {@link weightedBag}). */
+export type TermBag = ReadonlyMap<string, number>;
+
+/** Counts of each term (every occurrence weighs `weight`), added to `into` when given. */
+export function termBag(terms: readonly string[], weight = 1, into: Map<string, number> = new Map()): Map<string, number> {
+  for (const term of terms) into.set(term, (into.get(term) ?? 0) + weight);
+  return into;
+}
+
+/** One bag from weighted parts: Σ weight × counts(part). Parts with weight ≤ 0 are left out. */
+export function weightedBag(parts: readonly { terms: readonly string[]; weight: number }[]): Map<string, number> {
+  const bag = new Map<string, number>();
+  for (const part of parts) if (part.weight > 0) termBag(part.terms, part.weight, bag);
+  return bag;
 }
 
 function resolveOptions(options: LsaOptions): ResolvedLsaOptions {
@@ -333,22 +377,18 @@ function lsaDigest(documents: readonly string[], options: ResolvedLsaOptions): s
   return hash.digest("hex").slice(0, 16);
 }
 
-function trainFromTerms(
-  documentTerms: readonly (readonly string[])[],
+function trainFromBags(
+  docCounts: readonly TermBag[],
   options: ResolvedLsaOptions,
   digest: string,
   started: number,
   onStats?: (stats: LsaTrainingStats) => void,
 ): LsaModel {
-  const n = documentTerms.length;
-  // Term frequencies per document and document frequencies.
-  const docCounts: Map<string, number>[] = [];
+  const n = docCounts.length;
+  // Document frequencies (a term counts in a document when its weight there is positive).
   const df = new Map<string, number>();
-  for (const terms of documentTerms) {
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-    docCounts.push(counts);
+  for (const counts of docCounts) {
+    for (const [term, count] of counts) if (count > 0) df.set(term, (df.get(term) ?? 0) + 1);
   }
   const maxDf = Math.floor(options.maxDocFreqRatio * n);
   const terms = [...df.entries()]
@@ -377,7 +417,7 @@ function trainFromTerms(
     const entries: [number, number][] = [];
     for (const [term, tf] of counts) {
       const column = vocabulary.get(term);
-      if (column !== undefined) entries.push([column, Math.log1p(tf) * (idf[column] as number)]);
+      if (column !== undefined && tf > 0) entries.push([column, Math.log1p(tf) * (idf[column] as number)]);
     }
     entries.sort((a, b) => a[0] - b[0]);
     let norm = 0;
