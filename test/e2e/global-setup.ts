@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { CHROMIUM_PATH, E2E_DATA_DIR, ROOT } from "./paths.js";
+import { CHROMIUM_PATH, E2E_COLLECTIONS_DIR, E2E_DATA_DIR, ROOT } from "./paths.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -63,6 +63,15 @@ export default function setup(project: TestProject): void {
     DATA_DIR: E2E_DATA_DIR,
     CORPUS_DIR: path.join(ROOT, "corpus"),
     EMBEDDING_MODEL: "lsa",
+    CI: "true",
+  });
+  // The document collections shipped in collections/ (the "exemplo" lessons), stored next to the
+  // Bible index: every e2e server (AUTO_INDEX=false) then serves them from the start. Reloads are
+  // incremental too: unchanged documents cost nothing.
+  console.log("[e2e] reloading the document collections…");
+  run(process.execPath, [path.join(ROOT, "bin", "pastor.js"), "reload"], {
+    DATA_DIR: E2E_DATA_DIR,
+    COLLECTIONS_DIR: E2E_COLLECTIONS_DIR,
     CI: "true",
   });
   project.provide("dataDir", E2E_DATA_DIR);

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
-import { CHROMIUM_PATH, ROOT, SCREENSHOTS } from "./paths.js";
+import { CHROMIUM_PATH, E2E_COLLECTIONS_DIR, ROOT, SCREENSHOTS } from "./paths.js";
 
 /** The index prepared by the global setup; a clear error when the suite runs under another config. */
 export function e2eDataDir(): string {
@@ -33,6 +33,7 @@ export async function startPastor(options: { dataDir: string; env?: Record<strin
       HOST: "127.0.0.1",
       DATA_DIR: options.dataDir,
       CORPUS_DIR: path.join(ROOT, "corpus"),
+      COLLECTIONS_DIR: E2E_COLLECTIONS_DIR,
       AUTO_INDEX: "false",
       LLM_PROVIDER: "stub",
       ...options.env,

@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import type { ServerStatus, Source } from "../../web/src/lib/api";
+import type { CollectionStatus, DocumentSource, ServerStatus, Source } from "../../web/src/lib/api";
 
 /** Test doubles for the server's API, answering through a mocked global `fetch`. */
 
@@ -36,6 +36,60 @@ export const ROMANS_8_28: Source = {
   verse: 28,
   verseEnd: 28,
   text: "E sabemos que todas as coisas contribuem juntamente para o bem daqueles que amam a Deus.",
+};
+
+export const EXEMPLO: CollectionStatus = {
+  name: "exemplo",
+  kind: "folder",
+  documents: 4,
+  chunks: 4,
+  disciplines: ["Hermenêutica", "Teologia Sistemática"],
+  dense: { enabled: true, reason: null },
+  reloading: false,
+  lastReload: { finishedAt: "2026-11-29T22:48:07.247Z", ms: 24, added: 4, changed: 0, unchanged: 0, removed: 0, skipped: 0 },
+  error: null,
+};
+
+export const EMPTY_COLLECTION: CollectionStatus = {
+  ...EXEMPLO,
+  name: "apostilas",
+  kind: "pdf",
+  documents: 0,
+  chunks: 0,
+  disciplines: [],
+  dense: { enabled: false, reason: "a coleção ainda não foi carregada" },
+  lastReload: null,
+};
+
+export const TRINDADE: DocumentSource = {
+  kind: "document",
+  id: "exemplo:teologia/a-trindade.md#0",
+  number: 1,
+  collection: "exemplo",
+  sourceId: "teologia/a-trindade.md",
+  chunk: 0,
+  title: "A Trindade",
+  discipline: "Teologia Sistemática",
+  citation: "A Trindade (teologia/a-trindade.md, trecho 1)",
+  text:
+    '# A Trindade ## Introdução A palavra "Trindade" não aparece na Bíblia, mas a doutrina que ela resume está presente do começo ao fim ' +
+    "das Escrituras. A igreja usou esse termo para expressar, de forma breve, aquilo que os textos bíblicos afirmam juntos: existe um só " +
+    "Deus, e esse único Deus se revela como Pai, Filho e Espírito Santo. ## Erros a evitar - **Modalismo**: pensar que Deus apenas troca de máscara.",
+};
+
+export const APOSTILA: DocumentSource = {
+  kind: "document",
+  id: "apostilas:hermeneutica/apostila.pdf#3",
+  number: 2,
+  collection: "exemplo",
+  sourceId: "hermeneutica/apostila.pdf",
+  chunk: 3,
+  page: 12,
+  pageEnd: 13,
+  title: "Apostila de Hermenêutica",
+  discipline: "Hermenêutica",
+  citation: "Apostila de Hermenêutica, pp. 12–13",
+  text: "Ler cada parábola no seu contexto.",
 };
 
 export function json(body: unknown, status = 200): Response {

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { CollectionPicker } from "./components/CollectionPicker";
 import { Composer } from "./components/Composer";
 import { MessageView } from "./components/MessageView";
 import { ReferenceProvider } from "./components/references";
 import { StatusPanel } from "./components/StatusPanel";
-import type { ServerStatus } from "./lib/api";
-import type { AssistantMessage } from "./lib/storage";
+import { BIBLE_COLLECTION, type CollectionStatus, type ServerStatus } from "./lib/api";
+import { loadCollectionChoice, saveCollectionChoice, type AssistantMessage } from "./lib/storage";
+import { effectiveCollection, useCollections } from "./lib/use-collections";
 import { useChat, type ChatFailure } from "./lib/use-chat";
 import { useServerStatus } from "./lib/use-status";
 import { progressFraction } from "./lib/status-text";
@@ -19,6 +21,10 @@ export function App() {
   const [statusOpen, setStatusOpen] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const { status, unreachable, refresh } = useServerStatus();
+  const collections = useCollections(status?.collections);
+  const [choice, setChoice] = useState(loadCollectionChoice);
+  const collection = effectiveCollection(choice, collections);
+  const current = collection === BIBLE_COLLECTION ? undefined : collections?.find((c) => c.name === collection);
 
   const onFailure = useCallback(
     (failure: ChatFailure) => {
@@ -29,7 +35,7 @@ export function App() {
     },
     [refresh],
   );
-  const { conversation, streaming, send, stop, reset } = useChat({ onFailure });
+  const { conversation, streaming, send, stop, reset } = useChat({ onFailure, collection });
   const messages = conversation.messages;
 
   const ask = (text: string, retryOf?: string) => {
@@ -47,6 +53,15 @@ export function App() {
   const newConversation = () => {
     reset();
     setDraft("");
+    input.current?.focus();
+  };
+
+  // Another collection starts a new conversation (a conversation never mixes sources); what is typed stays.
+  const chooseCollection = (name: string) => {
+    if (name === collection) return;
+    setChoice(name);
+    saveCollectionChoice(name);
+    reset();
     input.current?.focus();
   };
 
@@ -112,6 +127,12 @@ export function App() {
                 As respostas usam apenas versículos encontrados na Bíblia. Toda referência citada foi conferida e pode ser aberta para
                 leitura; referências que não existem ou que não foram consultadas nunca aparecem.
               </p>
+              {collections && collections.length > 0 && (
+                <p>
+                  Em “Consultar” você escolhe uma coleção de documentos (aulas, apostilas) em vez da Bíblia: a resposta cita os trechos
+                  usados, e cada um aparece abaixo dela. Trocar a consulta começa uma nova conversa.
+                </p>
+              )}
             </section>
           </aside>
 
@@ -119,12 +140,25 @@ export function App() {
             <h2 className="visually-hidden">Conversa</h2>
             <div className="messages" aria-live="polite" aria-relevant="additions text" aria-busy={streaming} data-testid="answer-region">
               {messages.length === 0 ? (
-                <Welcome onPick={(text) => ask(text)} />
+                <Welcome onPick={(text) => ask(text)} collection={current} />
               ) : (
                 messages.map((message) => <MessageView key={message.id} message={message} onRetry={onRetry} />)
               )}
             </div>
-            <Composer ref={input} value={draft} onChange={setDraft} onSend={() => ask(draft)} onStop={stop} streaming={streaming} />
+            <Composer
+              ref={input}
+              value={draft}
+              onChange={setDraft}
+              onSend={() => ask(draft)}
+              onStop={stop}
+              streaming={streaming}
+              placeholder={current ? `Pergunte à coleção “${current.name}”…` : undefined}
+              tools={
+                collections && collections.length > 0 ? (
+                  <CollectionPicker collections={collections} value={collection} onChange={chooseCollection} disabled={streaming} />
+                ) : undefined
+              }
+            />
           </main>
         </div>
 
@@ -136,7 +170,19 @@ export function App() {
   );
 }
 
-function Welcome({ onPick }: { onPick(text: string): void }) {
+function Welcome({ onPick, collection }: { onPick(text: string): void; collection: CollectionStatus | undefined }) {
+  if (collection) {
+    return (
+      <section className="welcome" aria-labelledby="welcome-title">
+        <h2 id="welcome-title">Consulte a coleção “{collection.name}”</h2>
+        <p>
+          As respostas vêm dos {collection.documents === 1 ? "textos de 1 documento" : `textos de ${collection.documents} documentos`} desta
+          coleção, e cada trecho citado aparece logo abaixo da resposta. Para perguntar à Bíblia, escolha “Bíblia” em “Consultar” (trocar
+          a consulta começa uma nova conversa).
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="welcome" aria-labelledby="welcome-title">
       <h2 id="welcome-title">Converse com as Escrituras</h2>

@@ -1,13 +1,20 @@
 import { Fragment, useMemo, type ReactNode } from "react";
 import { parseMarkdown, type Block, type Inline } from "../lib/markdown";
+import { DocChip } from "./DocChip";
 import { RefChip } from "./references";
+
+const NONE: readonly string[] = [];
 
 /**
  * The model's answer as safe elements: every piece of text is a React text node (no
- * dangerouslySetInnerHTML anywhere), and references become chips.
+ * dangerouslySetInnerHTML anywhere), Bible references become chips that open the verses, and
+ * the bracketed citations of the document excerpts it was given (`documentCitations`) become
+ * document chips.
  */
-export function AnswerText({ text }: { text: string }) {
-  const blocks = useMemo(() => parseMarkdown(text), [text]);
+export function AnswerText({ text, documentCitations = NONE }: { text: string; documentCitations?: readonly string[] }) {
+  // The list's content, not its identity, decides (a new array arrives with every token).
+  const key = documentCitations.join("\n");
+  const blocks = useMemo(() => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split("\n") }), [text, key]);
   return <>{blocks.map((block, index) => renderBlock(block, index))}</>;
 }
 
@@ -44,7 +51,7 @@ function gluePunctuation(nodes: Inline[]): (Inline | { type: "group"; children: 
   const out: (Inline | { type: "group"; children: Inline[] })[] = [];
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i]!;
-    if (node.type !== "ref") {
+    if (node.type !== "ref" && node.type !== "doc") {
       out.push(node);
       continue;
     }
@@ -84,6 +91,8 @@ function renderInlines(nodes: Inline[], glue = true): ReactNode {
         return <em key={index}>{renderInlines(node.children)}</em>;
       case "ref":
         return <RefChip key={index} text={node.text} query={node.query} />;
+      case "doc":
+        return <DocChip key={index} citation={node.citation} />;
       case "group":
         return (
           <span key={index} className="nowrap">

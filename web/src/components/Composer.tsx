@@ -1,4 +1,4 @@
-import { forwardRef, type FormEvent, type KeyboardEvent } from "react";
+import { forwardRef, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { formatNumber } from "../lib/status-text";
 
 export const MAX_QUESTION_CHARS = 4000;
@@ -10,8 +10,8 @@ const SHOW_COUNTER_FROM = 3500;
  */
 export const Composer = forwardRef<
   HTMLTextAreaElement,
-  { value: string; onChange(value: string): void; onSend(): void; onStop(): void; streaming: boolean }
->(function Composer({ value, onChange, onSend, onStop, streaming }, ref) {
+  { value: string; onChange(value: string): void; onSend(): void; onStop(): void; streaming: boolean; placeholder?: string; tools?: ReactNode }
+>(function Composer({ value, onChange, onSend, onStop, streaming, placeholder = "Escreva sua pergunta…", tools }, ref) {
   const length = value.trim().length;
   const tooLong = length > MAX_QUESTION_CHARS;
   const submit = (event: FormEvent) => {
@@ -26,6 +26,7 @@ export const Composer = forwardRef<
   };
   return (
     <form className="composer" onSubmit={submit} aria-label="Fazer uma pergunta">
+      {tools}
       <label htmlFor="pergunta" className="visually-hidden">
         Sua pergunta
       </label>
@@ -38,7 +39,7 @@ export const Composer = forwardRef<
           onKeyDown={onKeyDown}
           disabled={streaming}
           rows={2}
-          placeholder="Escreva sua pergunta…"
+          placeholder={placeholder}
           aria-describedby="pergunta-dica"
           autoComplete="off"
           spellCheck

@@ -1,3 +1,4 @@
+import { documentCitations } from "../lib/citations";
 import type { AssistantMessage, Message } from "../lib/storage";
 import { AnswerText } from "./AnswerText";
 import { SourcesPanel } from "./SourcesPanel";
@@ -11,15 +12,23 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
     );
   }
   const waiting = message.status === "streaming" && message.content === "";
+  const found = message.sources.length > 0;
+  const thinking = message.collection
+    ? found
+      ? "Lendo os trechos encontrados…"
+      : "Procurando nos documentos…"
+    : found
+      ? "Lendo os versículos encontrados…"
+      : "Procurando nas Escrituras…";
   return (
     <article className="message assistant" aria-label="Resposta" aria-busy={message.status === "streaming"} data-status={message.status}>
       <div className={message.status === "streaming" && !waiting ? "answer streaming" : "answer"}>
         {waiting && (
           <p className="muted thinking">
-            <span className="spinner" aria-hidden="true" /> {message.sources.length > 0 ? "Lendo os versículos encontrados…" : "Procurando nas Escrituras…"}
+            <span className="spinner" aria-hidden="true" /> {thinking}
           </p>
         )}
-        <AnswerText text={message.content} />
+        <AnswerText text={message.content} documentCitations={documentCitations(message.sources)} />
       </div>
       {message.status === "stopped" && (
         <div className="notice info">

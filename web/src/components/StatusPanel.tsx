@@ -1,5 +1,16 @@
-import type { ServerStatus } from "../lib/api";
-import { chatAvailability, embeddingText, formatNumber, indexSummary, llmText, progressCount, progressFraction } from "../lib/status-text";
+import type { CollectionStatus, ServerStatus } from "../lib/api";
+import {
+  chatAvailability,
+  collectionCounts,
+  collectionSearchText,
+  embeddingText,
+  formatNumber,
+  indexSummary,
+  lastReloadText,
+  llmText,
+  progressCount,
+  progressFraction,
+} from "../lib/status-text";
 
 /** The server's state in plain Portuguese: the index (with live progress), the search, the answers, problems. */
 export function StatusPanel({ status, unreachable }: { status: ServerStatus | undefined; unreachable: boolean }) {
@@ -62,6 +73,18 @@ export function StatusPanel({ status, unreachable }: { status: ServerStatus | un
             {llm.detail !== "" && <span className="status-detail">{llm.detail}</span>}
           </dd>
         </div>
+        {status.collections && status.collections.length > 0 && (
+          <div>
+            <dt>Coleções</dt>
+            <dd>
+              <ul className="status-collections" aria-label="Coleções de documentos">
+                {status.collections.map((collection) => (
+                  <CollectionItem key={collection.name} collection={collection} />
+                ))}
+              </ul>
+            </dd>
+          </div>
+        )}
         {status.errors.length > 0 && (
           <div>
             <dt>Problemas</dt>
@@ -79,5 +102,21 @@ export function StatusPanel({ status, unreachable }: { status: ServerStatus | un
         )}
       </dl>
     </section>
+  );
+}
+
+function CollectionItem({ collection }: { collection: CollectionStatus }) {
+  return (
+    <li className="status-collection" data-collection={collection.name}>
+      <span className="status-line">
+        {collection.reloading && <span className="spinner" aria-hidden="true" />}
+        <strong>{collection.name}</strong>
+        {collection.reloading && <span className="status-count"> recarregando…</span>}
+      </span>
+      <span className="status-detail">{collectionCounts(collection)}</span>
+      <span className="status-detail">{collectionSearchText(collection)}</span>
+      <span className="status-detail">{lastReloadText(collection)}</span>
+      {collection.error && <span className="status-detail status-error">Erro na última recarga: {collection.error.message}</span>}
+    </li>
   );
 }

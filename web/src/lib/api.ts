@@ -2,7 +2,9 @@ import { readSse } from "./sse";
 
 /** The JSON shapes of the server's API (src/server/app.ts). */
 
-export interface Source {
+/** A verse the Bible search consulted (no `kind`). */
+export interface VerseSource {
+  kind?: undefined;
   id: string;
   ref: string;
   reference: string;
@@ -14,6 +16,52 @@ export interface Source {
   text: string;
 }
 
+/** An excerpt of a document collection (src/app/collections/chat.ts, DocumentSourceJson). */
+export interface DocumentSource {
+  kind: "document";
+  id: string;
+  /** The excerpt's number in the prompt. */
+  number: number;
+  collection: string;
+  sourceId: string;
+  /** 0-based. */
+  chunk: number;
+  page?: number;
+  pageEnd?: number;
+  title: string;
+  discipline: string;
+  /** The human citation the answer shows for it: "A Trindade (teologia/a-trindade.md, trecho 1)", "Apostila X, p. 12". */
+  citation: string;
+  text: string;
+}
+
+/** A consulted source: a verse, or a document excerpt (`kind: "document"`). */
+export type Source = VerseSource | DocumentSource;
+
+export function isDocumentSource(source: Source): source is DocumentSource {
+  return source.kind === "document";
+}
+
+/** The collection name that means the Bible (the server's default). */
+export const BIBLE_COLLECTION = "biblia";
+
+export interface CollectionStatus {
+  name: string;
+  kind: string;
+  documents: number;
+  chunks: number;
+  disciplines: string[];
+  dense: { enabled: boolean; reason: string | null };
+  reloading: boolean;
+  lastReload: { finishedAt: string; ms: number; added: number; changed: number; unchanged: number; removed: number; skipped: number } | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface CollectionsResponse {
+  default: string;
+  collections: CollectionStatus[];
+}
+
 export interface ChatTurn {
   role: "user" | "assistant";
   content: string;
@@ -23,10 +71,12 @@ export interface ChatRequest {
   message: string;
   history?: ChatTurn[];
   conversationId?: string;
+  /** A document collection; absent for the Bible. */
+  collection?: string;
 }
 
 export type ChatEvent =
-  | { type: "sources"; conversationId: string; sources: Source[] }
+  | { type: "sources"; conversationId: string; collection?: string; sources: Source[] }
   | { type: "token"; text: string }
   | { type: "done"; citations: string[] };
 
@@ -63,6 +113,8 @@ export interface ServerStatus {
   embedding: { enabled: boolean; model: string | null; reason?: string | null; mode?: string };
   llm: { provider: string; model: string };
   lexicalReady: boolean;
+  /** The document collections (servers without them omit it or send []). */
+  collections?: CollectionStatus[];
 }
 
 /** Where a failure came from decides what the person is told and whether retrying can help. */
@@ -141,8 +193,13 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
   try {
     for await (const message of readSse(response.body)) {
       if (message.event === "sources") {
-        const data = parseJson(message.data) as { conversationId?: string; sources?: Source[] };
-        yield { type: "sources", conversationId: String(data.conversationId ?? ""), sources: Array.isArray(data.sources) ? data.sources : [] };
+        const data = parseJson(message.data) as { conversationId?: string; collection?: unknown; sources?: Source[] };
+        yield {
+          type: "sources",
+          conversationId: String(data.conversationId ?? ""),
+          ...(typeof data.collection === "string" && data.collection !== "" ? { collection: data.collection } : {}),
+          sources: Array.isArray(data.sources) ? data.sources : [],
+        };
       } else if (message.event === "token") {
         const data = parseJson(message.data) as { text?: unknown };
         if (typeof data.text === "string" && data.text !== "") yield { type: "token", text: data.text };
@@ -190,4 +247,27 @@ export async function fetchStatus(signal?: AbortSignal, fetchImpl: typeof fetch 
   }
   if (!response.ok) throw await errorFromResponse(response);
   return (await response.json()) as ServerStatus;
+}
+
+/** The document collections the server offers; throws ApiError when it cannot say (older servers answer 404). */
+export async function fetchCollections(signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<CollectionsResponse> {
+  let response: Response;
+  try {
+    response = await fetchImpl("/api/collections", signal ? { signal, cache: "no-store" } : { cache: "no-store" });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError("network", "network", NETWORK_MESSAGE);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  const body = (await response.json()) as Partial<CollectionsResponse>;
+  return {
+    default: typeof body.default === "string" && body.default !== "" ? body.default : BIBLE_COLLECTION,
+    collections: Array.isArray(body.collections) ? body.collections.filter(isCollectionStatus) : [],
+  };
+}
+
+function isCollectionStatus(value: unknown): value is CollectionStatus {
+  if (typeof value !== "object" || value === null) return false;
+  const c = value as Record<string, unknown>;
+  return typeof c.name === "string" && c.name !== "" && typeof c.documents === "number" && typeof c.chunks === "number";
 }

@@ -1,12 +1,14 @@
 import { parseReference, type BibleReference } from "../../../src/core/bible/references";
-import type { Source } from "./api";
+import type { DocumentSource, Source, VerseSource } from "./api";
 
 /**
  * Whether the answer cited a consulted source: the `done` event lists the citations that
- * survived the server's check ("João 3:16", "Salmos 23:1-4"); a source counts as cited when a
- * citation names it exactly or covers one of its verses.
+ * survived the server's check ("João 3:16", "Salmos 23:1-4"); a verse counts as cited when a
+ * citation names it exactly or covers one of its verses. A document excerpt counts when its
+ * human citation ("A Trindade (teologia/a-trindade.md, trecho 1)") is listed.
  */
 export function isCited(source: Source, citations: readonly string[]): boolean {
+  if (source.kind === "document") return citations.includes(source.citation);
   if (citations.includes(source.reference)) return true;
   return citations.some((citation) => {
     const parsed = parseReference(citation);
@@ -14,7 +16,7 @@ export function isCited(source: Source, citations: readonly string[]): boolean {
   });
 }
 
-function overlaps(reference: BibleReference, source: Source): boolean {
+function overlaps(reference: BibleReference, source: VerseSource): boolean {
   if (reference.book !== source.bookCode) return false;
   const start = position(reference.chapterStart, reference.verseStart ?? 1);
   const end = position(reference.chapterEnd, reference.verseEnd ?? 999);
@@ -25,4 +27,9 @@ function overlaps(reference: BibleReference, source: Source): boolean {
 
 function position(chapter: number, verse: number): number {
   return chapter * 1000 + verse;
+}
+
+/** The human citations of the document excerpts among the sources (what the answer may show in brackets). */
+export function documentCitations(sources: readonly Source[]): string[] {
+  return [...new Set(sources.filter((source): source is DocumentSource => source.kind === "document").map((source) => source.citation))];
 }

@@ -4,7 +4,8 @@ import { findReferences, formatReferences } from "../../../src/core/bible/refere
  * A deliberately small Markdown subset for the model's answers, parsed into plain data that
  * React renders as elements: paragraphs, bullet and numbered lists, headings (shown as bold
  * lines), **bold**, *italic* / _italic_, and Bible references found with the project's own
- * grammar. There is no HTML in it: "<img …>" in a token stays the literal text "<img …>",
+ * grammar, and document citations in square brackets ("[A Trindade (teologia/a-trindade.md,
+ * trecho 1)]") when they name an excerpt the answer was given. There is no HTML in it: "<img …>" in a token stays the literal text "<img …>",
  * because text only ever reaches the page as React text nodes.
  */
 
@@ -12,7 +13,8 @@ export type Inline =
   | { type: "text"; text: string }
   | { type: "strong"; children: Inline[] }
   | { type: "em"; children: Inline[] }
-  | { type: "ref"; text: string; query: string };
+  | { type: "ref"; text: string; query: string }
+  | { type: "doc"; citation: string };
 
 export type Block =
   | { type: "paragraph"; children: Inline[] }
@@ -25,7 +27,17 @@ const NUMBERED = /^\s{0,3}(\d{1,3})[.)]\s+(.*)$/u;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/u;
 const QUOTE = /^\s{0,3}>\s?(.*)$/u;
 
-export function parseMarkdown(source: string): Block[] {
+export interface MarkdownOptions {
+  /**
+   * The human citations of the document excerpts consulted for this answer. A bracket whose
+   * content is one of them, or several joined by "; ", becomes `doc` nodes; other brackets
+   * stay text.
+   */
+  documentCitations?: readonly string[];
+}
+
+export function parseMarkdown(source: string, options: MarkdownOptions = {}): Block[] {
+  const citations = new Set(options.documentCitations ?? []);
   const blocks: Block[] = [];
   const lines = source.replace(/\r\n?/gu, "\n").split("\n");
   let paragraph: string[] = [];
@@ -33,15 +45,15 @@ export function parseMarkdown(source: string): Block[] {
   let list: { ordered: boolean; start: number; items: string[] } | undefined;
 
   const flushParagraph = () => {
-    if (paragraph.length > 0) blocks.push({ type: "paragraph", children: parseInline(paragraph.join("\n")) });
+    if (paragraph.length > 0) blocks.push({ type: "paragraph", children: parseInline(paragraph.join("\n"), citations) });
     paragraph = [];
   };
   const flushQuote = () => {
-    if (quote.length > 0) blocks.push({ type: "quote", children: parseInline(quote.join("\n")) });
+    if (quote.length > 0) blocks.push({ type: "quote", children: parseInline(quote.join("\n"), citations) });
     quote = [];
   };
   const flushList = () => {
-    if (list) blocks.push({ type: "list", ordered: list.ordered, start: list.start, items: list.items.map((item) => parseInline(item)) });
+    if (list) blocks.push({ type: "list", ordered: list.ordered, start: list.start, items: list.items.map((item) => parseInline(item, citations)) });
     list = undefined;
   };
   const flushAll = () => {
@@ -58,7 +70,7 @@ export function parseMarkdown(source: string): Block[] {
     const heading = HEADING.exec(line);
     if (heading) {
       flushAll();
-      blocks.push({ type: "heading", children: parseInline(heading[1] ?? "") });
+      blocks.push({ type: "heading", children: parseInline(heading[1] ?? "", citations) });
       continue;
     }
     const bullet = BULLET.exec(line);
@@ -94,15 +106,56 @@ export function parseMarkdown(source: string): Block[] {
   return blocks;
 }
 
-/** Emphasis first (so a reference inside **…** is still found), then references in the text leaves. */
-export function parseInline(text: string): Inline[] {
-  return parseEmphasis(text).flatMap(withReferences);
+/**
+ * Document citations first (each known bracket becomes a placeholder, so neither emphasis nor
+ * the Bible reference grammar looks inside it), then emphasis (so a reference inside **…** is
+ * still found), then references and the citations back in the text leaves.
+ */
+export function parseInline(text: string, documentCitations: ReadonlySet<string> = new Set()): Inline[] {
+  const found: string[][] = [];
+  const masked =
+    documentCitations.size === 0
+      ? text
+      : text.replace(DOC_BRACKET, (whole, inner: string) => {
+          const cited = matchDocumentCitations(inner, documentCitations);
+          if (!cited) return whole;
+          found.push(cited);
+          return `${PLACEHOLDER_OPEN}${found.length - 1}${PLACEHOLDER_CLOSE}`;
+        });
+  const withReferences = (node: Inline): Inline[] => {
+    if (node.type === "text") return found.length === 0 ? splitReferences(node.text) : splitPlaceholders(node.text, found);
+    if (node.type === "strong" || node.type === "em") return [{ ...node, children: node.children.flatMap(withReferences) }];
+    return [node];
+  };
+  return parseEmphasis(masked).flatMap(withReferences);
 }
 
-function withReferences(node: Inline): Inline[] {
-  if (node.type === "text") return splitReferences(node.text);
-  if (node.type === "strong" || node.type === "em") return [{ ...node, children: node.children.flatMap(withReferences) }];
-  return [node];
+/** A bracket on one line, as the server writes a checked document citation. */
+const DOC_BRACKET = /\[([^[\]\n]{1,600})\]/gu;
+const PLACEHOLDER_OPEN = "\uE000";
+const PLACEHOLDER_CLOSE = "\uE001";
+const PLACEHOLDER = /\uE000(\d+)\uE001/gu;
+
+/** The citations a bracket's content names ("X" or "X; Y"), when every one of them is known. */
+function matchDocumentCitations(inner: string, known: ReadonlySet<string>): string[] | undefined {
+  const whole = inner.trim();
+  if (known.has(whole)) return [whole];
+  const parts = whole.split(/\s*;\s*/u);
+  return parts.length > 1 && parts.every((part) => known.has(part)) ? parts : undefined;
+}
+
+function splitPlaceholders(text: string, found: readonly string[][]): Inline[] {
+  const out: Inline[] = [];
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const cited = found[Number(match[1])];
+    if (!cited) continue;
+    if (match.index > last) out.push(...splitReferences(text.slice(last, match.index)));
+    for (const citation of cited) out.push({ type: "doc", citation });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) out.push(...splitReferences(text.slice(last)));
+  return out;
 }
 
 /** Text with each Bible reference turned into a `ref` node (query: its canonical form). */

@@ -1,4 +1,4 @@
-import type { ServerStatus } from "./api";
+import type { CollectionStatus, ServerStatus } from "./api";
 
 /** Plain-Portuguese wording of the server's status (what the side panel shows). */
 
@@ -78,4 +78,31 @@ export function llmText(status: ServerStatus): { title: string; detail: string }
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "4 documentos · 12 trechos" (or "Vazia: nenhum documento indexado"). */
+export function collectionCounts(collection: CollectionStatus): string {
+  if (collection.chunks === 0 && collection.documents === 0) return "Vazia: nenhum documento indexado";
+  const documents = collection.documents === 1 ? "1 documento" : `${formatNumber(collection.documents)} documentos`;
+  const chunks = collection.chunks === 1 ? "1 trecho" : `${formatNumber(collection.chunks)} trechos`;
+  return `${documents} · ${chunks}`;
+}
+
+/** "Busca semântica: ativa", or "Busca semântica: desligada (reason)". */
+export function collectionSearchText(collection: CollectionStatus): string {
+  if (collection.dense.enabled) return "Busca semântica: ativa";
+  const reason = collection.dense.reason ? ` (${collection.dense.reason.replace(/\.$/u, "")})` : "";
+  return `Busca semântica: desligada${reason}`;
+}
+
+const dateTime = new Intl.DateTimeFormat("pt-BR", { dateStyle: "short", timeStyle: "short" });
+
+/** "Última recarga: 29/11/2026, 22:48 (24 ms)", or that it was not reloaded since the server started. */
+export function lastReloadText(collection: CollectionStatus): string {
+  const last = collection.lastReload;
+  if (!last) return "Não recarregada desde que o servidor iniciou";
+  const at = new Date(last.finishedAt);
+  const when = Number.isNaN(at.getTime()) ? last.finishedAt : dateTime.format(at);
+  const ms = last.ms >= 1000 ? `${formatNumber(Math.round(last.ms / 100) / 10)} s` : `${formatNumber(last.ms)} ms`;
+  return `Última recarga: ${when} (${ms})`;
 }

@@ -1,4 +1,4 @@
-import type { ApiErrorKind, Source } from "./api";
+import { BIBLE_COLLECTION, type ApiErrorKind, type Source } from "./api";
 
 /** The conversation as the page keeps it, saved in localStorage so that a reload keeps it. */
 
@@ -18,6 +18,8 @@ export interface AssistantMessage {
   /** The citations the server confirmed (the `done` event); null until then. */
   citations: string[] | null;
   status: "streaming" | "done" | "stopped" | "error";
+  /** The document collection it was asked of; absent for the Bible. */
+  collection?: string;
   error?: { kind: ApiErrorKind; code: string; message: string };
 }
 
@@ -62,6 +64,28 @@ export function saveConversation(conversation: Conversation, storage: Storage | 
     else storage.setItem(STORAGE_KEY, JSON.stringify({ ...conversation, messages: conversation.messages.slice(-MAX_SAVED_MESSAGES) }));
   } catch {
     // storage full or disabled (private mode): the conversation just won't survive a reload
+  }
+}
+
+/** The collection chosen in "Consultar" ("biblia" or a document collection), kept across reloads. */
+export const COLLECTION_KEY = "pastor-online:colecao:v1";
+
+export function loadCollectionChoice(storage: Storage | undefined = safeStorage()): string {
+  try {
+    const value = storage?.getItem(COLLECTION_KEY);
+    return value && value.trim() !== "" ? value : BIBLE_COLLECTION;
+  } catch {
+    return BIBLE_COLLECTION;
+  }
+}
+
+export function saveCollectionChoice(name: string, storage: Storage | undefined = safeStorage()): void {
+  if (!storage) return;
+  try {
+    if (name === BIBLE_COLLECTION) storage.removeItem(COLLECTION_KEY);
+    else storage.setItem(COLLECTION_KEY, name);
+  } catch {
+    // storage disabled: the choice just won't survive a reload
   }
 }
 

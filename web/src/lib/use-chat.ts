@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { ApiError, streamChat, type ChatTurn, type Source } from "./api";
+import { ApiError, BIBLE_COLLECTION, streamChat, type ChatRequest, type ChatTurn, type Source } from "./api";
 import { loadConversation, newId, saveConversation, type AssistantMessage, type Conversation, type Message } from "./storage";
 
 /** How many past messages go back to the server as history (it keeps the last 10 exchanges). */
@@ -62,7 +62,11 @@ export interface ChatFailure {
   error: ApiError;
 }
 
-export function useChat(options: { onFailure?: (failure: ChatFailure) => void } = {}) {
+/**
+ * The conversation and its streaming answer. `collection` is what the questions are asked of:
+ * "biblia" (the default, not sent) or a document collection, sent as `collection`.
+ */
+export function useChat(options: { onFailure?: (failure: ChatFailure) => void; collection?: string } = {}) {
   const [conversation, dispatch] = useReducer(chatReducer, undefined, loadConversation);
   const controller = useRef<AbortController | null>(null);
   const streamingId = useRef<string | null>(null);
@@ -70,6 +74,8 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void } 
   latest.current = conversation;
   const onFailure = useRef(options.onFailure);
   onFailure.current = options.onFailure;
+  const collection = useRef(options.collection);
+  collection.current = options.collection;
 
   useEffect(() => {
     saveConversation(conversation);
@@ -93,6 +99,7 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void } 
         previous = before.messages.slice(0, user?.role === "user" ? index - 1 : index);
       }
     }
+    const target = collection.current && collection.current !== BIBLE_COLLECTION ? collection.current : undefined;
     const user: Message = { id: newId("p"), role: "user", content: question };
     const assistant: AssistantMessage = {
       id: newId("r"),
@@ -102,16 +109,18 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void } 
       sources: [],
       citations: null,
       status: "streaming",
+      ...(target ? { collection: target } : {}),
     };
     dispatch({ type: "start", user, assistant, ...(replace ? { replace } : {}) });
 
     const abort = new AbortController();
     controller.current = abort;
     streamingId.current = assistant.id;
-    const request = {
+    const request: ChatRequest = {
       message: question,
       history: historyOf(previous),
       ...(before.conversationId ? { conversationId: before.conversationId } : {}),
+      ...(target ? { collection: target } : {}),
     };
     try {
       for await (const event of streamChat(request, abort.signal)) {
