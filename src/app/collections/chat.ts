@@ -58,7 +58,7 @@ export async function* answerFromCollection(deps: DocumentChatDependencies, inpu
       system: prompt.system,
       messages: prompt.messages,
       signal: input.signal,
-      passages: passages.map((p) => ({ reference: `[${p.number}]`, text: p.text })),
+      passages: passages.map((p) => ({ reference: `[${p.number}]`, text: withoutMarkdownMarks(p.text) })),
       question: input.message,
       corpusLabel: `a coleção “${search.collection}”`,
     });
@@ -91,4 +91,13 @@ function toSourceJson(passage: DocumentPassage, collection: string, discipline: 
   if (passage.page !== undefined) source.page = passage.page;
   if (passage.pageEnd !== undefined) source.pageEnd = passage.pageEnd;
   return source;
+}
+
+/** The excerpt without Markdown marks (headings, emphasis, code ticks), for the offline stub's quotes. */
+function withoutMarkdownMarks(text: string): string {
+  return text
+    .replace(/(^|\s)#{1,6}\s+/g, "$1")
+    .replace(/[*_`]{1,3}([^*_`]+)[*_`]{1,3}/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
 }
