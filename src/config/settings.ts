@@ -27,6 +27,14 @@ export const settingsSchema = z.object({
   REINDEX_TOKEN: z.string().optional(),
   CORS_ORIGINS: z.string().default(""),
   LLM_PROVIDER: z.enum(["stub", "ollama", "openai", "groq", "anthropic"]).default("stub"),
+  VECTOR_STORE: z.enum(["sqlite", "chroma"]).default("sqlite"),
+  CHROMA_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:8000"),
+  CHROMA_COLLECTION_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,40}$/)
+    .default("pastor"),
+  CHROMA_POLL_MS: z.coerce.number().int().min(100).default(5000),
+  INDEX_LOCK_TTL_MS: z.coerce.number().int().min(1000).default(30_000),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -61,6 +69,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `deve ser no máximo ${String(issue.maximum)}`;
     case "invalid_value":
       return `deve ser um destes valores: ${issue.values.map(String).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "url"
+        ? "deve ser uma URL http(s)://host:porta"
+        : "deve ter de 2 a 41 letras, números, _ ou -, começando por letra ou número";
     default:
       return "valor não aceito";
   }

@@ -68,8 +68,8 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.get("/api/health", (c) => c.json({ status: "ok" }));
 
-  app.get("/api/status", (c) => {
-    const status = service.status();
+  app.get("/api/status", async (c) => {
+    const status = await service.status();
     return c.json({
       ...status,
       embedding: status.dense.enabled
@@ -110,6 +110,12 @@ export function createApp(deps: AppDependencies): Hono {
     if (message === "") return apiError(c, 400, "empty_message", "A mensagem está vazia.");
     if (message.length > MAX_MESSAGE_CHARS) {
       return apiError(c, 413, "message_too_long", `A mensagem tem ${message.length} caracteres; o limite é ${MAX_MESSAGE_CHARS}.`);
+    }
+    // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
+    const storeProblem = service.storeProblem;
+    if (storeProblem) {
+      logger.warn("chat refused: store unavailable", { code: storeProblem.code });
+      return streamSSE(c, (stream) => stream.writeSSE({ event: "error", data: JSON.stringify({ code: storeProblem.code, message: storeProblem.message }) }));
     }
     const engine = service.engine;
     if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
