@@ -6,12 +6,15 @@ import { runParseBench } from "./parse.js";
 import { runRetrievalBench } from "./retrieval.js";
 import { runChatBench } from "./chat.js";
 import { runLsaBench } from "./lsa.js";
+import { runChromaBench } from "./chroma.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
   ["lsa", () => runLsaBench()],
   ["retrieval", runRetrievalBench],
   ["chat", () => runChatBench()],
+  // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
+  ["chroma", runChromaBench],
 ];
 
 for (const [name, run] of sections) {

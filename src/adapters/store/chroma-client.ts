@@ -43,6 +43,7 @@ export interface ChromaCollection {
   update(records: ChromaRecords): Promise<void>;
   delete(args: { ids?: string[]; where?: ChromaWhere }): Promise<unknown>;
   modify(args: { metadata?: ChromaMetadata }): Promise<void>;
+  query(args: { queryEmbeddings: number[][]; nResults: number; include: ("distances" | ChromaInclude)[] }): Promise<{ ids: string[][]; distances?: (number | null)[][] }>;
 }
 
 export interface ChromaCollectionOptions {

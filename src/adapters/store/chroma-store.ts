@@ -539,6 +539,20 @@ export class ChromaStore implements IndexStore {
     return vectors;
   }
 
+  /**
+   * Chroma's own nearest-neighbour search (HNSW, cosine) over a model's vectors. The engine
+   * does not use it: it searches its in-memory copy exactly (bench/chroma.ts measures both).
+   */
+  async nearestVectors(model: string, vector: Float32Array, k: number): Promise<{ id: number; similarity: number }[]> {
+    const found = await this.onExisting(this.vectorsName(model), "buscar vetores", (c) =>
+      c.query({ queryEmbeddings: [Array.from(vector)], nResults: k, include: ["distances"] }),
+    );
+    if (!found) return [];
+    const ids = found.ids[0] ?? [];
+    const distances = found.distances?.[0] ?? [];
+    return ids.map((id, i) => ({ id: Number(id), similarity: 1 - (distances[i] ?? 1) }));
+  }
+
   async vectorCount(model: string): Promise<number> {
     return (await this.onExisting(this.vectorsName(model), "contar vetores", (c) => c.count())) ?? 0;
   }
