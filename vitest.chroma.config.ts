@@ -14,6 +14,7 @@ export default defineConfig({
       "test/chat.injection.test.ts",
       "test/server.indexing.test.ts",
       "test/indexer.test.ts",
+      "test/indexer.resume.test.ts",
       "test/cli.test.ts",
       "test/chroma/**/*.test.ts",
     ],
