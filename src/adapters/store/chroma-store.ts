@@ -56,6 +56,8 @@ const PLACEHOLDER = [1];
 const PAGE = 5000;
 const MODEL_PART_CHARS = 1 << 20;
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Small reads (manifest, sources, counts) that health checks and /api/status wait on. */
+const QUICK_TIMEOUT_MS = 10_000;
 
 type VerseMetadata = {
   source: string;
@@ -183,8 +185,10 @@ export class ChromaStore implements IndexStore {
   private collection(name: string, metadata?: ChromaMetadata): Promise<ChromaCollection> {
     let found = this.collections.get(name);
     if (!found) {
-      found = this.call(`abrir a coleção ${name}`, () =>
-        this.client.getOrCreateCollection({ name, metadata, configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null }),
+      found = this.call(
+        `abrir a coleção ${name}`,
+        () => this.client.getOrCreateCollection({ name, metadata, configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null }),
+        Math.min(this.timeoutMs, QUICK_TIMEOUT_MS),
       );
       found.catch(() => this.collections.delete(name));
       this.collections.set(name, found);
@@ -193,11 +197,16 @@ export class ChromaStore implements IndexStore {
   }
 
   /** Runs `work` on a collection (created if absent); a collection deleted meanwhile is reopened once. */
-  private async on<T>(name: string, what: string, work: (c: ChromaCollection) => Promise<T>, metadata?: ChromaMetadata): Promise<T> {
+  private async on<T>(
+    name: string,
+    what: string,
+    work: (c: ChromaCollection) => Promise<T>,
+    options: { metadata?: ChromaMetadata; quick?: boolean } = {},
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const c = await this.collection(name, metadata);
+      const c = await this.collection(name, options.metadata);
       try {
-        return await this.call(what, () => work(c));
+        return await this.call(what, () => work(c), options.quick ? Math.min(this.timeoutMs, QUICK_TIMEOUT_MS) : this.timeoutMs);
       } catch (error) {
         if (attempt === 0 && error instanceof Error && error.name === "ChromaNotFoundError") {
           this.collections.delete(name);
@@ -250,7 +259,7 @@ export class ChromaStore implements IndexStore {
         metadatas: slice(records.metadatas) as ChromaMetadata[] | undefined,
         documents: slice(records.documents) as string[] | undefined,
       };
-      await this.on(name, what, (c) => (mode === "upsert" ? c.upsert(part) : c.update(part)), metadata);
+      await this.on(name, what, (c) => (mode === "upsert" ? c.upsert(part) : c.update(part)), { metadata });
     }
   }
 
@@ -280,7 +289,7 @@ export class ChromaStore implements IndexStore {
   // --- manifest and sources -----------------------------------------------------------
 
   async getManifest(key: string): Promise<string | undefined> {
-    const got = await this.on(this.metaName, "ler o manifesto", (c) => c.get({ ids: [`manifest:${key}`], include: ["metadatas"] }));
+    const got = await this.on(this.metaName, "ler o manifesto", (c) => c.get({ ids: [`manifest:${key}`], include: ["metadatas"] }), { quick: true });
     const value = got.metadatas[0]?.value;
     return typeof value === "string" ? value : undefined;
   }
@@ -290,12 +299,12 @@ export class ChromaStore implements IndexStore {
   }
 
   private async sourceRecords(): Promise<SourceMetadata[]> {
-    const got = await this.on(this.metaName, "listar as fontes", (c) => c.get({ where: { kind: "source" }, include: ["metadatas"] }));
+    const got = await this.on(this.metaName, "listar as fontes", (c) => c.get({ where: { kind: "source" }, include: ["metadatas"] }), { quick: true });
     return (got.metadatas.filter(Boolean) as unknown as SourceMetadata[]).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
 
   private async sourceRecord(file: string): Promise<SourceMetadata | undefined> {
-    const got = await this.on(this.metaName, "ler uma fonte", (c) => c.get({ ids: [`source:${file}`], include: ["metadatas"] }));
+    const got = await this.on(this.metaName, "ler uma fonte", (c) => c.get({ ids: [`source:${file}`], include: ["metadatas"] }), { quick: true });
     return (got.metadatas[0] ?? undefined) as SourceMetadata | undefined;
   }
 
@@ -399,7 +408,7 @@ export class ChromaStore implements IndexStore {
   }
 
   async verseCount(): Promise<number> {
-    return this.on(this.versesName, "contar versículos", (c) => c.count());
+    return this.on(this.versesName, "contar versículos", (c) => c.count(), { quick: true });
   }
 
   async loadIndexedVerses(): Promise<IndexedVerse[]> {
