@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // The web components (jsdom) and the browser end-to-end suite have their own configs.
-    exclude: [...configDefaults.exclude, "test/e2e/**", "test/web/**"],
+    // The web components (jsdom), the browser end-to-end suite and the Chroma-only tests
+    // (vitest.chroma.config.ts, `npm run test:chroma`) have their own configs.
+    exclude: [...configDefaults.exclude, "test/e2e/**", "test/web/**", "test/chroma/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

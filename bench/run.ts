@@ -8,6 +8,7 @@ import { runChatBench } from "./chat.js";
 import { runLsaBench } from "./lsa.js";
 import { runVectorBench } from "./vectors.js";
 import { runCollectionsBench } from "./collections.js";
+import { runChromaBench } from "./chroma.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
@@ -16,6 +17,8 @@ const sections: [string, () => Promise<unknown>][] = [
   ["retrieval", runRetrievalBench],
   ["chat", () => runChatBench()],
   ["collections", runCollectionsBench],
+  // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
+  ["chroma", runChromaBench],
 ];
 
 for (const [name, run] of sections) {

@@ -1,6 +1,7 @@
 // Prints "N passed, N failed[, N skipped]" over the Vitest JSON reports of `npm test`
-// (unit, web components, end-to-end). A suite whose report is missing while the run failed
-// (type-check, lint or a setup that never started its tests) counts as one failure.
+// (unit, web components, end-to-end) and of `npm run test:chroma`. A suite whose report is
+// missing while the run failed (type-check, lint or a setup that never started its tests)
+// counts as one failure.
 import { existsSync, readFileSync } from "node:fs";
 
 const [status, ...reports] = process.argv.slice(2);

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { realBibleIndex, ROOT } from "./support/bible-index.js";
+import { storeEnvFor } from "./support/store.js";
 import { tempDir, writeFile } from "./support/usfx.js";
 
 let dataDir: string;
@@ -14,7 +15,7 @@ function pastor(args: string[], env: Record<string, string> = {}): Promise<{ cod
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, ...env },
+      env: { ...process.env, DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

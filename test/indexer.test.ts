@@ -1,27 +1,28 @@
 import { copyFileSync, rmSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
+import type { IndexStore } from "../src/adapters/store/store.js";
 import { indexCorpus, type IndexOptions } from "../src/app/indexer.js";
 import { ANALYZER_VERSION } from "../src/core/analysis/index.js";
+import { openTestStore } from "./support/store.js";
 import { makeUsfx, tempDir, writeFile } from "./support/usfx.js";
 
-const opened: SqliteStore[] = [];
+const opened: IndexStore[] = [];
 const dirs: string[] = [];
 
-function setup() {
+async function setup() {
   const corpusDir = tempDir();
   const dataDir = tempDir();
   dirs.push(corpusDir, dataDir);
-  const store = SqliteStore.open(dataDir);
+  const store = await openTestStore(dataDir);
   opened.push(store);
   const run = (extra: Partial<IndexOptions> = {}) =>
     indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 2, dense: { kind: "none", reason: "teste" }, ...extra });
   return { corpusDir, dataDir, store, run };
 }
 
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -32,7 +33,7 @@ const john = makeUsfx({ JHN: { name: "João", chapters: [["No princípio era a P
 
 describe("indexing the corpus folder", () => {
   it("indexes every USFX file with terms and context windows", async () => {
-    const { corpusDir, store, run } = setup();
+    const { corpusDir, store, run } = await setup();
     writeFile(corpusDir, "a.usfx.xml", genesis);
     writeFile(corpusDir, "b.usfx.xml", john);
     writeFile(corpusDir, "notes.txt", "não é USFX");
@@ -42,18 +43,18 @@ describe("indexing the corpus folder", () => {
       ["a.usfx.xml", "indexed"],
       ["b.usfx.xml", "indexed"],
     ]);
-    const verses = store.loadVerses();
+    const verses = await store.loadVerses();
     const gen12 = verses.find((v) => v.book === "GEN" && v.chapter === 1 && v.verse === 2)!;
     expect(gen12.text).toBe("A terra era sem forma e vazia.");
     expect(gen12.contextBefore).toBe("No princípio criou Deus os céus e a terra.");
     expect(gen12.contextAfter).toBe("Assim foram acabados os céus."); // crosses the chapter
-    const terms = store.loadTerms();
+    const terms = await store.loadTerms();
     expect(terms.get(gen12.id)).toBe("terr form vaz");
-    expect(store.getManifest("analyzer_version")).toBe(ANALYZER_VERSION);
+    expect(await store.getManifest("analyzer_version")).toBe(ANALYZER_VERSION);
   });
 
   it("costs nothing when nothing changed", async () => {
-    const { corpusDir, run } = setup();
+    const { corpusDir, run } = await setup();
     writeFile(corpusDir, "a.usfx.xml", genesis);
     await run();
     const again = await run();
@@ -62,27 +63,27 @@ describe("indexing the corpus folder", () => {
   });
 
   it("re-indexes a changed file alone and drops a removed file's verses", async () => {
-    const { corpusDir, store, run } = setup();
+    const { corpusDir, store, run } = await setup();
     writeFile(corpusDir, "a.usfx.xml", genesis);
     const b = writeFile(corpusDir, "b.usfx.xml", john);
     await run();
-    const idsOfA = store.loadVerses().filter((v) => v.source === "a.usfx.xml").map((v) => v.id);
+    const idsOfA = (await store.loadVerses()).filter((v) => v.source === "a.usfx.xml").map((v) => v.id);
     writeFile(corpusDir, "b.usfx.xml", john.replace("era a Palavra", "era o Verbo"));
     const changed = await run();
     expect(changed.sources.map((s) => s.action)).toEqual(["unchanged", "indexed"]);
     expect(changed.versesIndexed).toBe(2);
-    expect(store.loadVerses().filter((v) => v.source === "a.usfx.xml").map((v) => v.id)).toEqual(idsOfA);
-    expect(store.loadVerses().find((v) => v.book === "JHN")!.text).toBe("No princípio era o Verbo.");
+    expect((await store.loadVerses()).filter((v) => v.source === "a.usfx.xml").map((v) => v.id)).toEqual(idsOfA);
+    expect((await store.loadVerses()).find((v) => v.book === "JHN")!.text).toBe("No princípio era o Verbo.");
 
     unlinkSync(b);
     const removed = await run();
     expect(removed.removedSources).toEqual(["b.usfx.xml"]);
-    expect(store.loadVerses().every((v) => v.source === "a.usfx.xml")).toBe(true);
-    expect(store.verseCount()).toBe(3);
+    expect((await store.loadVerses()).every((v) => v.source === "a.usfx.xml")).toBe(true);
+    expect(await store.verseCount()).toBe(3);
   });
 
   it("keeps what was indexed when a changed file is broken, and names the file and line", async () => {
-    const { corpusDir, store, run } = setup();
+    const { corpusDir, store, run } = await setup();
     writeFile(corpusDir, "a.usfx.xml", genesis);
     await run();
     writeFile(corpusDir, "a.usfx.xml", genesis.replace("</book>", "</livro>"));
@@ -90,38 +91,38 @@ describe("indexing the corpus folder", () => {
     expect(summary.errors).toHaveLength(1);
     expect(summary.errors[0]!.message).toMatch(/a\.usfx\.xml:\d+:\d+/);
     expect(summary.sources[0]!.action).toBe("failed");
-    expect(store.verseCount()).toBe(3);
-    expect(store.loadVerses()[0]!.text).toBe("No princípio criou Deus os céus e a terra.");
+    expect(await store.verseCount()).toBe(3);
+    expect((await store.loadVerses())[0]!.text).toBe("No princípio criou Deus os céus e a terra.");
   });
 
   it("rewrites only the lexical terms when the analyzer changes", async () => {
-    const { corpusDir, store, run } = setup();
+    const { corpusDir, store, run } = await setup();
     writeFile(corpusDir, "a.usfx.xml", genesis);
     await run();
-    const ids = store.loadVerses().map((v) => v.id);
-    store.db.prepare("UPDATE verses SET terms = 'stale'").run();
-    store.setManifest("analyzer_version", "old-analyzer");
+    const ids = (await store.loadVerses()).map((v) => v.id);
+    await store.rewriteTerms(() => "stale", 10);
+    await store.setManifest("analyzer_version", "old-analyzer");
     const summary = await run();
     expect(summary.termsRewritten).toBe(3);
     expect(summary.versesIndexed).toBe(0);
-    expect(store.loadVerses().map((v) => v.id)).toEqual(ids);
-    expect([...store.loadTerms().values()]).not.toContain("stale");
+    expect((await store.loadVerses()).map((v) => v.id)).toEqual(ids);
+    expect([...(await store.loadTerms()).values()]).not.toContain("stale");
   });
 
   it("rewrites context windows when CONTEXT_WINDOW changes, without re-indexing verses", async () => {
-    const { corpusDir, store, run } = setup();
+    const { corpusDir, store, run } = await setup();
     writeFile(corpusDir, "a.usfx.xml", genesis);
     await run();
     const summary = await run({ contextWindow: 0 });
     expect(summary.versesIndexed).toBe(0);
-    expect(store.loadVerses().every((v) => v.contextBefore === "" && v.contextAfter === "")).toBe(true);
+    expect((await store.loadVerses()).every((v) => v.contextBefore === "" && v.contextAfter === "")).toBe(true);
   });
 
   it("reads gzipped USFX files too", async () => {
-    const { corpusDir, store, run } = setup();
+    const { corpusDir, store, run } = await setup();
     copyFileSync(path.resolve("test/fixtures/usfx/spaRV1909_usfx.xml.gz"), path.join(corpusDir, "spaRV1909_usfx.xml.gz"));
     const summary = await run({ batchSize: 4096 });
     expect(summary.sources[0]!.file).toBe("spaRV1909_usfx.xml");
-    expect(store.verseCount()).toBeGreaterThan(31_000);
+    expect(await store.verseCount()).toBeGreaterThan(31_000);
   });
 });

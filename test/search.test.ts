@@ -7,7 +7,7 @@ let loaded: Awaited<ReturnType<typeof openBibleEngine>>;
 beforeAll(async () => {
   loaded = await openBibleEngine();
 }, 180_000);
-afterAll(() => loaded?.close());
+afterAll(async () => loaded?.close());
 
 const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createStubProvider } from "../src/adapters/llm/stub.js";
 import { ROOT } from "./support/bible-index.js";
 import { parseSse, postChat, startTestServer, type TestServer } from "./support/server.js";
+import { SLOWER } from "./support/store.js";
 import { tempDir } from "./support/usfx.js";
 import path from "node:path";
 
@@ -43,7 +44,7 @@ describe("a server started on an empty index", () => {
           if (now.progress) phases.add(now.progress.phase);
           return now.lexicalReady && now.indexing;
         },
-        { timeout: 60_000, interval: 100 },
+        { timeout: 60_000 * SLOWER, interval: 100 },
       )
       .toBe(true);
     const during = parseSse(await (await postChat(server.url, { message: "amai vossos inimigos" })).text());
@@ -58,5 +59,5 @@ describe("a server started on an empty index", () => {
     expect(after.embedding.enabled).toBe(true);
     expect(after.progress).toMatchObject({ phase: "done", done: 31_102, total: 31_102 });
     expect(phases.has("lexical") || phases.has("training") || phases.has("dense")).toBe(true);
-  }, 120_000);
+  }, 120_000 * SLOWER);
 });

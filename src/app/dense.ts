@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { SqliteStore } from "../adapters/store/sqlite-store.js";
+import type { IndexStore } from "../adapters/store/store.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { createLsaEmbedder, deserializeLsa, trainLsa } from "../core/embedding/lsa.js";
 
@@ -23,7 +23,7 @@ export function parseDenseChoice(embeddingModel: string): DenseChoice {
 }
 
 export interface DenseContext {
-  store: SqliteStore;
+  store: IndexStore;
   /** Fingerprint of everything the corpus-trained model depends on (sources, window). */
   corpusFingerprint: string;
   onTraining?: (phase: "start" | "done", detail: { documents: number; ms?: number }) => void;
@@ -44,8 +44,8 @@ export async function prepareEmbedder(choice: DenseChoice, context: DenseContext
 }
 
 /** Loads the stored LSA model for the current corpus without training (for serving). */
-export function loadStoredLsa(store: SqliteStore, corpusFingerprint: string): Embedder | undefined {
-  const data = store.loadModel(lsaModelKey(corpusFingerprint));
+export async function loadStoredLsa(store: IndexStore, corpusFingerprint: string): Promise<Embedder | undefined> {
+  const data = await store.loadModel(lsaModelKey(corpusFingerprint));
   return data ? createLsaEmbedder(deserializeLsa(data)) : undefined;
 }
 
@@ -54,17 +54,16 @@ function lsaModelKey(corpusFingerprint: string): string {
 }
 
 async function prepareLsa({ store, corpusFingerprint, onTraining }: DenseContext): Promise<Embedder | undefined> {
-  const stored = loadStoredLsa(store, corpusFingerprint);
+  const stored = await loadStoredLsa(store, corpusFingerprint);
   if (stored) return stored;
-  const documents = store
-    .loadVerses()
+  const documents = (await store.loadVerses())
     .filter((verse) => verse.text !== "")
     .map((verse) => denseDocument(verse.contextBefore, verse.text, verse.contextAfter));
   if (documents.length === 0) return undefined;
   onTraining?.("start", { documents: documents.length });
   const started = performance.now();
   const model = trainLsa(documents);
-  store.saveModel(lsaModelKey(corpusFingerprint), model.serialize());
+  await store.saveModel(lsaModelKey(corpusFingerprint), model.serialize());
   onTraining?.("done", { documents: documents.length, ms: performance.now() - started });
   return createLsaEmbedder(model);
 }

@@ -1,10 +1,12 @@
 /**
  * Runs the indexer in a worker thread, so a long phase (parsing, LSA training) never blocks
  * the server's event loop: the chat keeps answering from what is already indexed. The worker
- * opens its own connection to the same SQLite file (WAL lets the server read meanwhile).
+ * opens its own connection to the same SQLite file (WAL lets the server read meanwhile), or
+ * its own client of the same Chroma server.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { SqliteStore } from "../adapters/store/sqlite-store.js";
+import { openIndexStore, type StoreConfig } from "../adapters/store/open.js";
+import { StoreError, type StoreErrorCode } from "../adapters/store/store.js";
 import { indexCorpus, type IndexProgress, type IndexSummary } from "./indexer.js";
 import { parseDenseChoice } from "./dense.js";
 
@@ -14,29 +16,36 @@ export interface IndexJob {
   contextWindow: number;
   batchSize: number;
   embeddingModel: string;
+  /** The store to index into (the worker opens its own connection or client). */
+  store: StoreConfig;
+  lockTtlMs?: number;
 }
 
 export type WorkerMessage =
   | { type: "progress"; progress: IndexProgress }
   | { type: "done"; summary: IndexSummary }
-  | { type: "failed"; message: string };
+  | { type: "failed"; message: string; code?: StoreErrorCode };
 
 async function run(job: IndexJob): Promise<void> {
-  const store = SqliteStore.open(job.dataDir);
+  let store;
   try {
+    store = await openIndexStore(job.store);
     const summary = await indexCorpus({
       store,
       corpusDir: job.corpusDir,
       contextWindow: job.contextWindow,
       batchSize: job.batchSize,
       dense: parseDenseChoice(job.embeddingModel),
+      lockTtlMs: job.lockTtlMs,
       onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
     });
     parentPort?.postMessage({ type: "done", summary } satisfies WorkerMessage);
   } catch (error) {
-    parentPort?.postMessage({ type: "failed", message: error instanceof Error ? error.message : String(error) } satisfies WorkerMessage);
+    const reason = error instanceof Error && error.name === "AbortError" && error.cause instanceof StoreError ? error.cause : error;
+    const message = reason instanceof Error ? reason.message : String(reason);
+    parentPort?.postMessage({ type: "failed", message, ...(reason instanceof StoreError ? { code: reason.code } : {}) } satisfies WorkerMessage);
   } finally {
-    store.close();
+    await store?.close();
   }
 }
 

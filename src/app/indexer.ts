@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
-import type { SqliteStore, VerseInsert } from "../adapters/store/sqlite-store.js";
+import { GENERATION_KEY, StoreError, type IndexLock, type IndexStore, type VerseInsert } from "../adapters/store/store.js";
 import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { loadUsfxFile, usfxSourceName, UsfxError } from "../core/corpus/usfx.js";
@@ -20,13 +21,15 @@ export interface IndexProgress {
 }
 
 export interface IndexOptions {
-  store: SqliteStore;
+  store: IndexStore;
   corpusDir: string;
   contextWindow: number;
   batchSize: number;
   dense: DenseChoice;
   onProgress?: (progress: IndexProgress) => void;
   signal?: AbortSignal;
+  /** How long the indexing lock of a shared store lasts without renewal (renewed every third of it). */
+  lockTtlMs?: number;
 }
 
 export interface SourceSummary {
@@ -72,6 +75,48 @@ export async function sha256File(file: string): Promise<string> {
  * that fails to parse is reported and leaves what was indexed before untouched.
  */
 export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
+  if (!options.store.shared) return indexUnlocked(options);
+  const lock = await acquireIndexLock(options.store, options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS);
+  const lost = new AbortController();
+  const renewEvery = Math.max(250, Math.floor((options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS) / 3));
+  const renewal = setInterval(() => {
+    lock.renew().then(
+      (held) => {
+        if (!held) lost.abort(new StoreError("index_locked", "A trava de indexação venceu e outra réplica a assumiu; esta indexação parou."));
+      },
+      () => undefined, // the store is unreachable: the indexer's own writes fail and say so
+    );
+  }, renewEvery);
+  try {
+    const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
+    return await indexUnlocked({ ...options, signal });
+  } finally {
+    clearInterval(renewal);
+    await lock.release().catch(() => undefined);
+  }
+}
+
+export const DEFAULT_LOCK_TTL_MS = 30_000;
+
+/** Who holds the lock, for messages: host, process and a random suffix. */
+const LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+
+/** Takes the shared store's indexing lock, or fails with `index_locked` naming the holder. */
+async function acquireIndexLock(store: IndexStore, ttlMs: number): Promise<IndexLock> {
+  const attempt = await store.tryLockIndexing(LOCK_OWNER, ttlMs);
+  if (attempt.acquired) return attempt.lock;
+  const until = new Date(attempt.expiresAt).toISOString();
+  throw new StoreError("index_locked", `Outra réplica (${attempt.owner}) está indexando; a trava vale até ${until} se ela não a renovar.`);
+}
+
+/** Tells replicas sharing the store to reload (they poll this manifest entry). */
+async function bumpGeneration(store: IndexStore): Promise<void> {
+  if (!store.shared) return;
+  const current = Number((await store.getManifest(GENERATION_KEY)) ?? "0");
+  await store.setManifest(GENERATION_KEY, String((Number.isFinite(current) ? current : 0) + 1));
+}
+
+async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const { store, onProgress } = options;
   const summary: IndexSummary = {
@@ -91,19 +136,19 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   const hashes = new Map<string, { file: string; sha256: string }>();
   for (const file of files) hashes.set(usfxSourceName(file), { file, sha256: await sha256File(file) });
 
-  const known = new Map(store.listSources().map((source) => [source.file, source]));
+  const known = new Map((await store.listSources()).map((source) => [source.file, source]));
   for (const name of known.keys()) {
     if (!hashes.has(name)) {
-      store.removeSource(name);
+      await store.removeSource(name);
       summary.removedSources.push(name);
     }
   }
 
-  if (store.getManifest("analyzer_version") !== ANALYZER_VERSION) {
-    if (store.verseCount() > 0) summary.termsRewritten = store.rewriteTerms((text) => analyze(text).join(" "), options.batchSize);
-    store.setManifest("analyzer_version", ANALYZER_VERSION);
+  if ((await store.getManifest("analyzer_version")) !== ANALYZER_VERSION) {
+    if ((await store.verseCount()) > 0) summary.termsRewritten = await store.rewriteTerms((text) => analyze(text).join(" "), options.batchSize);
+    await store.setManifest("analyzer_version", ANALYZER_VERSION);
   }
-  const windowChanged = store.getManifest("context_window") !== String(options.contextWindow);
+  const windowChanged = (await store.getManifest("context_window")) !== String(options.contextWindow);
 
   for (const [name, { file, sha256 }] of hashes) {
     options.signal?.throwIfAborted();
@@ -128,16 +173,20 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
       throw error;
     }
   }
-  store.setManifest("context_window", String(options.contextWindow));
-  summary.versesTotal = store.verseCount();
+  await store.setManifest("context_window", String(options.contextWindow));
+  summary.versesTotal = await store.verseCount();
+  const lexicalChanged =
+    summary.versesIndexed > 0 || summary.removedSources.length > 0 || summary.termsRewritten > 0 || windowChanged || summary.sources.some((s) => s.action === "indexed" || s.action === "resumed");
+  if (lexicalChanged) await bumpGeneration(store);
 
   const corpusFingerprint = fingerprint([
-    ...store.listSources().map((source) => `${source.file}:${source.sha256}:${source.status}`),
+    ...(await store.listSources()).map((source) => `${source.file}:${source.sha256}:${source.status}`),
     `window=${options.contextWindow}`,
     `analyzer=${ANALYZER_VERSION}`,
     `dense-document=${DENSE_DOCUMENT_FORMAT}`,
   ]);
-  store.setManifest("corpus_fingerprint", corpusFingerprint);
+  const fingerprintChanged = (await store.getManifest("corpus_fingerprint")) !== corpusFingerprint;
+  await store.setManifest("corpus_fingerprint", corpusFingerprint);
   const embedder = await prepareEmbedder(options.dense, {
     store,
     corpusFingerprint,
@@ -146,10 +195,10 @@ export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> 
   if (embedder) {
     summary.embedder = embedder.id;
     summary.vectorsComputed = await embedMissing(store, embedder, options);
-    store.setManifest("embedder", embedder.id);
-  } else {
-    store.setManifest("embedder", "");
   }
+  const embedderChanged = (await store.getManifest("embedder")) !== (embedder?.id ?? "");
+  await store.setManifest("embedder", embedder?.id ?? "");
+  if (summary.vectorsComputed > 0 || fingerprintChanged || embedderChanged) await bumpGeneration(store);
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
   summary.ms = Math.round(performance.now() - started);
   return summary;
@@ -168,8 +217,8 @@ async function indexSource(
   const verses = await loadUsfxFile(file);
   const windows = buildContextWindows(verses, options.contextWindow);
   let from = 0;
-  if (mode === "resume") from = store.committedVerseCount(name);
-  else store.beginSource(name, sha256);
+  if (mode === "resume") from = await store.committedVerseCount(name);
+  else await store.beginSource(name, sha256);
   const resumed = from > 0;
   progress(from, verses.length);
   for (let start = from; start < windows.length; start += batchSize) {
@@ -181,19 +230,19 @@ async function indexSource(
       contextAfter: entry.contextAfter,
       terms: analyze(entry.text).join(" "),
     }));
-    store.insertVerses(batch);
+    await store.insertVerses(batch);
     progress(Math.min(start + batchSize, windows.length), windows.length);
     await yieldToEventLoop();
   }
-  store.completeSource(name);
+  await store.completeSource(name);
   return { written: windows.length - from, total: windows.length, resumed };
 }
 
-async function rewriteWindows(store: SqliteStore, name: string, file: string, contextWindow: number): Promise<void> {
+async function rewriteWindows(store: IndexStore, name: string, file: string, contextWindow: number): Promise<void> {
   const verses = await loadUsfxFile(file);
   const windows = buildContextWindows(verses, contextWindow);
-  const ids = new Map(store.loadVerses().filter((v) => v.source === name).map((v) => [v.ord, v.id]));
-  store.updateContexts(
+  const ids = new Map((await store.loadVerses()).filter((v) => v.source === name).map((v) => [v.ord, v.id]));
+  await store.updateContexts(
     windows.flatMap((entry, ord) => {
       const id = ids.get(ord);
       return id === undefined ? [] : [{ id, contextBefore: entry.contextBefore, contextAfter: entry.contextAfter }];
@@ -201,10 +250,10 @@ async function rewriteWindows(store: SqliteStore, name: string, file: string, co
   );
 }
 
-async function embedMissing(store: SqliteStore, embedder: Embedder, options: IndexOptions): Promise<number> {
+async function embedMissing(store: IndexStore, embedder: Embedder, options: IndexOptions): Promise<number> {
   const key = vectorKey(embedder);
-  const missing = store.versesMissingVectors(key);
-  const total = store.vectorCount(key) + missing.length;
+  const missing = await store.versesMissingVectors(key);
+  const total = (await store.vectorCount(key)) + missing.length;
   let done = total - missing.length;
   options.onProgress?.({ phase: "dense", done, total });
   for (let start = 0; start < missing.length; start += options.batchSize) {
@@ -214,7 +263,7 @@ async function embedMissing(store: SqliteStore, embedder: Embedder, options: Ind
       batch.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)),
       "document",
     );
-    store.saveVectors(
+    await store.saveVectors(
       key,
       batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),
     );

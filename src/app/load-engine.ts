@@ -1,4 +1,4 @@
-import type { SqliteStore } from "../adapters/store/sqlite-store.js";
+import type { IndexStore } from "../adapters/store/store.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../core/search/engine.js";
 import type { Settings } from "../config/settings.js";
@@ -32,22 +32,21 @@ export function searchSettingsFrom(settings: Settings, overrides: Partial<Search
  * embedder the index was built with.
  */
 export async function loadEngine(
-  store: SqliteStore,
+  store: IndexStore,
   settings: Settings,
   extra: Pick<EngineDependencies, "expander" | "crossLinks"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
-  const stored = store.loadVerses();
-  const terms = store.loadTerms();
-  const verses: EngineVerse[] = stored.map(({ id, ord: _ord, canonical: _canonical, ...verse }) => ({
+  const stored = await store.loadIndexedVerses();
+  const verses: EngineVerse[] = stored.map(({ id: _id, ord: _ord, canonical: _canonical, terms, ...verse }) => ({
     ...verse,
-    terms: (terms.get(id) ?? "").split(" ").filter(Boolean),
+    terms: terms.split(" ").filter(Boolean),
   }));
 
   const { embedder, reason } = await loadServingEmbedder(store, settings);
   let matrix: Float32Array | undefined;
   let denseOffReason = reason;
   if (embedder) {
-    const vectors = store.loadVectors(vectorKey(embedder));
+    const vectors = await store.loadVectors(vectorKey(embedder));
     if (vectors.size === 0) {
       denseOffReason = "os vetores ainda não foram calculados (rode a indexação)";
     } else {
@@ -73,12 +72,12 @@ export async function loadEngine(
   return { engine, embedder: matrix ? embedder : undefined, denseOffReason: matrix ? undefined : denseOffReason, lexicalReady: true };
 }
 
-async function loadServingEmbedder(store: SqliteStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
+async function loadServingEmbedder(store: IndexStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
   const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
   if (choice.kind === "none") return { reason: choice.reason };
   if (choice.kind === "lsa") {
-    const fingerprint = store.getManifest("corpus_fingerprint");
-    const embedder = fingerprint ? loadStoredLsa(store, fingerprint) : undefined;
+    const fingerprint = await store.getManifest("corpus_fingerprint");
+    const embedder = fingerprint ? await loadStoredLsa(store, fingerprint) : undefined;
     return embedder ? { embedder } : { reason: "o modelo semântico do corpus ainda não foi treinado (rode a indexação)" };
   }
   try {

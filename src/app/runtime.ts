@@ -1,6 +1,7 @@
 import { config as loadDotenv } from "dotenv";
 import path from "node:path";
-import { SqliteStore } from "../adapters/store/sqlite-store.js";
+import { openIndexStore, type StoreConfig } from "../adapters/store/open.js";
+import type { IndexStore } from "../adapters/store/store.js";
 import { readSettings, type Settings } from "../config/settings.js";
 
 
@@ -10,6 +11,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return readSettings(env);
 }
 
-export function openStore(settings: Settings): SqliteStore {
-  return SqliteStore.open(path.resolve(settings.DATA_DIR));
+/** The store the settings name: the SQLite file under DATA_DIR, or the ChromaDB server (VECTOR_STORE=chroma). */
+export function storeConfig(settings: Settings): StoreConfig {
+  if (settings.VECTOR_STORE === "chroma") return { kind: "chroma", url: settings.CHROMA_URL, prefix: settings.CHROMA_COLLECTION_PREFIX };
+  return { kind: "sqlite", dataDir: path.resolve(settings.DATA_DIR) };
+}
+
+export function openStore(settings: Settings): Promise<IndexStore> {
+  return openIndexStore(storeConfig(settings));
 }

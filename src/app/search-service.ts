@@ -1,12 +1,13 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { SqliteStore, SourceRecord } from "../adapters/store/sqlite-store.js";
+import { GENERATION_KEY, StoreError, type IndexStore, type SourceRecord, type StoreKind } from "../adapters/store/store.js";
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/search/engine.js";
 import type { IndexProgress, IndexSummary } from "./indexer.js";
 import type { IndexJob, WorkerMessage } from "./index-worker.js";
 import { loadEngine } from "./load-engine.js";
 import type { RetrievalAids } from "./retrieval-aids.js";
+import { storeConfig } from "./runtime.js";
 
 export interface ServiceStatus {
   sources: { file: string; sha256: string; verses: number; status: SourceRecord["status"] }[];
@@ -17,7 +18,27 @@ export interface ServiceStatus {
   errors: { file?: string; code?: string; message: string }[];
   dense: { enabled: boolean; model: string | null; reason: string | null };
   lexicalReady: boolean;
+  /** The store the index lives in; with a shared store (Chroma), whether it answers. */
+  store: { kind: StoreKind; available: boolean; error: StoreProblem | null };
 }
+
+/** Why the shared store cannot be used right now (Portuguese, safe to show: no address). */
+export interface StoreProblem {
+  code: "store_unavailable" | "store_failed";
+  message: string;
+  since: string;
+}
+
+export interface ServiceLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+const STORE_MESSAGES: Record<StoreProblem["code"], string> = {
+  store_unavailable:
+    "O banco compartilhado do índice (ChromaDB) não responde. Este servidor tenta de novo a cada poucos segundos e volta a responder sozinho quando ele voltar.",
+  store_failed: "O banco compartilhado do índice (ChromaDB) recusou uma operação. Este servidor tenta de novo a cada poucos segundos.",
+};
 
 /**
  * The index worker: the compiled module in production; from the TypeScript sources (tests,
@@ -54,12 +75,31 @@ export class SearchService {
   private errors: ServiceStatus["errors"] = [];
   private reloading: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
+  private sources: SourceRecord[] = [];
+  private problem: StoreProblem | null = null;
+  /** The shared store's generation the engine was loaded at (replicas poll it). */
+  private generation: string | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private polling = false;
 
   constructor(
-    private readonly store: SqliteStore,
+    private readonly store: IndexStore,
     private readonly settings: Settings,
     private readonly aids: RetrievalAids,
-  ) {}
+    private readonly logger?: ServiceLogger,
+  ) {
+    // A shared store is polled: another replica's indexing (a new generation) is loaded, and a
+    // store that went down is noticed and, once back, reloaded from.
+    if (store.shared) {
+      this.poller = setInterval(() => void this.poll(), settings.CHROMA_POLL_MS);
+      this.poller.unref();
+    }
+  }
+
+  /** Set while the shared store cannot be reached: the chat refuses to answer and says why. */
+  get storeProblem(): StoreProblem | null {
+    return this.problem;
+  }
 
   get engine(): SearchEngine | undefined {
     return this.engineValue;
@@ -85,15 +125,65 @@ export class SearchService {
   }
 
   private async load(): Promise<void> {
-    if (this.store.verseCount() === 0) {
-      this.engineValue = undefined;
-      this.denseReason = "o índice está vazio";
-      return;
+    try {
+      const generation = this.store.shared ? await this.store.getManifest(GENERATION_KEY) : undefined;
+      this.sources = await this.store.listSources();
+      if ((await this.store.verseCount()) === 0) {
+        this.engineValue = undefined;
+        this.denseReason = "o índice está vazio";
+      } else {
+        // Built whole, then swapped in: a failed read keeps the engine already serving.
+        const loaded = await loadEngine(this.store, this.settings, this.aids);
+        this.engineValue = loaded.engine;
+        this.denseModel = loaded.embedder?.id ?? null;
+        this.denseReason = loaded.denseOffReason ?? null;
+      }
+      this.generation = generation;
+      this.storeUp();
+    } catch (error) {
+      if (!this.storeDown(error)) throw error;
     }
-    const loaded = await loadEngine(this.store, this.settings, this.aids);
-    this.engineValue = loaded.engine;
-    this.denseModel = loaded.embedder?.id ?? null;
-    this.denseReason = loaded.denseOffReason ?? null;
+  }
+
+  /** One look at the shared store: down, back, or a new generation to load. */
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const generation = await this.store.getManifest(GENERATION_KEY);
+      const wasDown = this.problem !== null;
+      // While this process indexes, its own progress drives the reloads.
+      if (wasDown || (generation !== this.generation && !this.worker)) {
+        if (generation !== this.generation) {
+          this.logger?.info("store generation changed", { from: this.generation ?? null, to: generation ?? null });
+          // The other replica's indexing has committed: "it is indexing" is no longer news.
+          this.errors = this.errors.filter((e) => e.code !== "index_locked");
+        }
+        await this.reload();
+      }
+    } catch (error) {
+      if (!this.storeDown(error)) this.logger?.warn("store poll failed", { message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Records a store failure; false when the error is not the store's. */
+  private storeDown(error: unknown): boolean {
+    if (!(error instanceof StoreError) || (error.code !== "store_unavailable" && error.code !== "store_failed")) return false;
+    if (this.problem?.code !== error.code) {
+      this.problem = { code: error.code, message: STORE_MESSAGES[error.code], since: new Date().toISOString() };
+      this.logger?.warn("store unavailable", { code: error.code, message: error.message });
+      this.notify();
+    }
+    return true;
+  }
+
+  private storeUp(): void {
+    if (!this.problem) return;
+    this.logger?.info("store available again", { since: this.problem.since });
+    this.problem = null;
+    this.notify();
   }
 
   /** Starts indexing in a worker; rejects with ReindexConflictError if one is running. */
@@ -105,6 +195,8 @@ export class SearchService {
       contextWindow: this.settings.CONTEXT_WINDOW,
       batchSize: this.settings.INDEX_BATCH_SIZE,
       embeddingModel: this.settings.EMBEDDING_MODEL,
+      store: storeConfig(this.settings),
+      lockTtlMs: this.settings.INDEX_LOCK_TTL_MS,
     };
     const worker = startIndexWorker(job);
     this.worker = worker;
@@ -144,8 +236,8 @@ export class SearchService {
           this.progress = { phase: "done", done: message.summary.versesTotal, total: message.summary.versesTotal };
           finish(undefined, message.summary);
         } else {
-          this.errors = [{ code: "index_failed", message: message.message }];
-          finish(new Error(message.message));
+          this.errors = [{ code: message.code ?? "index_failed", message: message.message }];
+          finish(message.code ? new StoreError(message.code, message.message) : new Error(message.message));
         }
       });
       worker.on("error", (error) => {
@@ -172,8 +264,14 @@ export class SearchService {
     for (const listener of this.listeners) listener();
   }
 
-  status(): ServiceStatus {
-    const sources = this.store.listSources();
+  async status(): Promise<ServiceStatus> {
+    let sources = this.sources;
+    try {
+      sources = await this.store.listSources();
+      this.sources = sources;
+    } catch (error) {
+      if (!this.storeDown(error)) throw error;
+    }
     return {
       sources: sources.map((s) => ({ file: s.file, sha256: s.sha256, verses: s.verseCount, status: s.status })),
       versesIndexed: this.engineValue?.size ?? 0,
@@ -183,10 +281,12 @@ export class SearchService {
       errors: this.errors,
       dense: { enabled: this.engineValue?.denseAvailable ?? false, model: this.denseModel, reason: this.denseReason },
       lexicalReady: this.engineValue !== undefined && this.engineValue.size > 0,
+      store: { kind: this.store.kind, available: this.problem === null, error: this.problem },
     };
   }
 
   async close(): Promise<void> {
+    clearInterval(this.poller);
     if (this.worker) await this.worker.terminate();
     this.worker = undefined;
   }

@@ -48,7 +48,7 @@ program
   .option("--json", "imprime um resumo em JSON")
   .action(async (options: { json?: boolean }) => {
     const settings = loadSettings();
-    const store = openStore(settings);
+    const store = await openStore(settings);
     const progress = createProgressReporter();
     try {
       const summary = await indexCorpus({
@@ -57,6 +57,7 @@ program
         contextWindow: settings.CONTEXT_WINDOW,
         batchSize: settings.INDEX_BATCH_SIZE,
         dense: parseDenseChoice(settings.EMBEDDING_MODEL),
+        lockTtlMs: settings.INDEX_LOCK_TTL_MS,
         onProgress: (p) => {
           progress.update(p);
           if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);
@@ -76,7 +77,7 @@ program
       if (summary.errors.length > 0) process.exitCode = 1;
     } finally {
       progress.stop();
-      store.close();
+      await store.close();
     }
   });
 
@@ -89,16 +90,16 @@ async function withEngine<T>(
   work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>,
   options: { retrievalAids?: boolean } = {},
 ): Promise<T> {
-  const store = openStore(settings);
+  const store = await openStore(settings);
   try {
-    if (store.verseCount() === 0) {
+    if ((await store.verseCount()) === 0) {
       throw new CliError("o índice está vazio: rode `pastor index` primeiro");
     }
     const aids = options.retrievalAids === false ? {} : await loadRetrievalAids();
     const { engine } = await loadEngine(store, settings, aids);
     return await work(engine);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -28,6 +28,14 @@ export const settingsSchema = z.object({
   REINDEX_TOKEN: z.string().optional(),
   CORS_ORIGINS: z.string().default(""),
   LLM_PROVIDER: z.enum(["stub", "ollama", "openai", "groq", "anthropic"]).default("stub"),
+  VECTOR_STORE: z.enum(["sqlite", "chroma"]).default("sqlite"),
+  CHROMA_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:8000"),
+  CHROMA_COLLECTION_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{1,40}$/, { message: "deve ter de 2 a 41 letras, números, _ ou -, começando por letra ou número" })
+    .default("pastor"),
+  CHROMA_POLL_MS: z.coerce.number().int().min(100).default(5000),
+  INDEX_LOCK_TTL_MS: z.coerce.number().int().min(1000).default(30_000),
   // Document collections (issue 6).
   COLLECTIONS_DIR: z.string().min(1).default("./collections"),
   DB_CHUNK_WORDS: positiveInt(500),
@@ -90,6 +98,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "invalid_value":
       return `deve ser um destes valores: ${issue.values.map(String).join(", ")}`;
     case "invalid_format":
+      return issue.format === "url" ? "deve ser uma URL http(s)://host:porta" : issue.message;
     case "custom":
       return issue.message;
     default:

@@ -78,8 +78,8 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.get("/api/health", (c) => c.json({ status: "ok" }));
 
-  app.get("/api/status", (c) => {
-    const status = service.status();
+  app.get("/api/status", async (c) => {
+    const status = await service.status();
     return c.json({
       ...status,
       collections: deps.collections?.status() ?? [],
@@ -167,6 +167,12 @@ export function createApp(deps: AppDependencies): Hono {
     const controller = new AbortController();
     const input = { message, history, conversationId, signal: controller.signal };
     if (collection === BIBLE_COLLECTION) {
+      // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
+      const storeProblem = service.storeProblem;
+      if (storeProblem) {
+        logger.warn("chat refused: store unavailable", { code: storeProblem.code });
+        return streamSSE(c, (stream) => stream.writeSSE({ event: "error", data: JSON.stringify({ code: storeProblem.code, message: storeProblem.message }) }));
+      }
       const engine = service.engine;
       if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
       events = answerQuestion({ engine, provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW }, input);

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createProvider, providerConfigFromEnv } from "../adapters/llm/providers.js";
 import { loadRetrievalAids } from "../app/retrieval-aids.js";
+import { StoreError } from "../adapters/store/store.js";
 import { openStore } from "../app/runtime.js";
 import { SearchService } from "../app/search-service.js";
 import { CollectionService } from "../app/collections/service.js";
@@ -28,9 +29,9 @@ export interface RunningServer {
 export async function startServer(settings: Settings, options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createJsonLogger();
   const provider = createProvider(providerConfigFromEnv(options.env ?? process.env));
-  const store = openStore(settings);
+  const store = await openStore(settings);
   const [aids, crossReferences] = await Promise.all([loadRetrievalAids(), loadCrossReferences()]);
-  const service = new SearchService(store, settings, aids);
+  const service = new SearchService(store, settings, aids, logger);
   await service.reload();
   const collections = new CollectionService(settings, logger);
   await collections.open();
@@ -46,14 +47,19 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
-  logger.info("listening", { port, provider: provider.id, model: provider.model, verses: service.engine?.size ?? 0 });
+  logger.info("listening", { port, provider: provider.id, model: provider.model, store: store.kind, verses: service.engine?.size ?? 0 });
 
   if (settings.AUTO_INDEX) {
     // Collections first: they are small next to the Bible, and a failing source only logs.
     collections.reload().catch(() => undefined);
     service.startIndexing().then(
       (summary) => logger.info("indexed", { ms: summary.ms, versesIndexed: summary.versesIndexed, verses: summary.versesTotal }),
-      (error: unknown) => logger.error("indexing failed", { message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        // Several replicas start together: one indexes, the others load its work when it is done.
+        if (error instanceof StoreError && error.code === "index_locked") logger.info("indexing left to another replica", { message });
+        else logger.error("indexing failed", { message });
+      },
     );
   }
 
@@ -65,7 +71,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
       await service.close();
       await collections.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      store.close();
+      await store.close();
     },
   };
 }

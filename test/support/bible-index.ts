@@ -1,43 +1,50 @@
 import path from "node:path";
+import { inject } from "vitest";
 import { SqliteStore } from "../../src/adapters/store/sqlite-store.js";
 import { indexCorpus } from "../../src/app/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
+import { openTestStore, STORE, storeEnvFor } from "./store.js";
 import { tempDir } from "./usfx.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * The real Bible index (Bíblia Livre, lexical + the corpus-trained LSA model), built once
- * per test process into a temporary DATA_DIR and shared by the tests that need it.
+ * The real Bible index (Bíblia Livre, lexical + the corpus-trained LSA model). With SQLite,
+ * built once per test process into a temporary DATA_DIR and shared by the tests that need
+ * it; with Chroma (STORE=chroma), built once per run by the global setup, on the test server.
  */
 let building: Promise<{ dataDir: string }> | undefined;
 
 export function realBibleIndex(): Promise<{ dataDir: string }> {
-  building ??= (async () => {
-    const dataDir = tempDir("pastor-bible-");
-    const store = SqliteStore.open(dataDir);
-    try {
-      await indexCorpus({
-        store,
-        corpusDir: path.join(ROOT, "corpus"),
-        contextWindow: 2,
-        batchSize: 4096,
-        dense: { kind: "lsa" },
-      });
-    } finally {
-      store.close();
-    }
-    return { dataDir };
-  })();
+  if (STORE === "chroma") return Promise.resolve({ dataDir: inject("bibleDataDir") });
+  building ??= buildSqliteBibleIndex();
   return building;
 }
 
-export async function openBibleEngine(env: Record<string, string> = {}): Promise<LoadedEngine & { close: () => void }> {
-  const { dataDir } = await realBibleIndex();
+/** The SQLite Bible index in a new temporary DATA_DIR (whatever store the run is on). */
+export async function buildSqliteBibleIndex(): Promise<{ dataDir: string }> {
+  const dataDir = tempDir("pastor-bible-");
   const store = SqliteStore.open(dataDir);
-  const settings = readSettings({ DATA_DIR: dataDir, ...env });
+  try {
+    await indexCorpus({
+      store,
+      corpusDir: path.join(ROOT, "corpus"),
+      contextWindow: 2,
+      batchSize: 4096,
+      dense: { kind: "lsa" },
+    });
+  } finally {
+    store.close();
+  }
+  return { dataDir };
+}
+
+export async function openBibleEngine(env: Record<string, string> = {}): Promise<LoadedEngine & { close: () => Promise<void> }> {
+  const { dataDir } = await realBibleIndex();
+  const store = await openTestStore(dataDir);
+  const settings = readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env });
   const loaded = await loadEngine(store, settings, await loadRetrievalAids());
-  return { ...loaded, close: () => store.close() };
+  return { ...loaded, close: async () => store.close() };
 }

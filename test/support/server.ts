@@ -1,14 +1,15 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { Server as HttpServer } from "node:http";
-import { SqliteStore } from "../../src/adapters/store/sqlite-store.js";
 import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
 import { SearchService } from "../../src/app/search-service.js";
 import { CollectionService } from "../../src/app/collections/service.js";
 import { readSettings, type Settings } from "../../src/config/settings.js";
 import type { GenerateRequest, LlmProvider } from "../../src/core/chat/llm.js";
 import { loadCrossReferences } from "../../src/core/bible/cross-references.js";
+import { openStore } from "../../src/app/runtime.js";
 import { createApp } from "../../src/server/app.js";
 import { silentLogger } from "../../src/server/logger.js";
+import { storeEnvFor } from "./store.js";
 
 /** A provider for tests: answers with scripted chunks and records what it was asked. */
 export class ScriptedProvider implements LlmProvider {
@@ -46,10 +47,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real app (Hono on a real node:http server on loopback) over an existing index. */
+/**
+ * The real app (Hono on a real node:http server on loopback) over an existing index, in the
+ * run's store (SQLite, or with STORE=chroma the Chroma collections standing for `dataDir`).
+ */
 export async function startTestServer(dataDir: string, provider: LlmProvider, env: Record<string, string> = {}): Promise<TestServer> {
-  const settings = readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", ...env });
-  const store = SqliteStore.open(dataDir);
+  const settings = readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", ...storeEnvFor(dataDir), ...env });
+  const store = await openStore(settings);
   const service = new SearchService(store, settings, await loadRetrievalAids());
   await service.reload();
   const collections = new CollectionService(settings);
@@ -70,7 +74,7 @@ export async function startTestServer(dataDir: string, provider: LlmProvider, en
       await collections.close();
       (server as HttpServer).closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      store.close();
+      await store.close();
     },
   };
 }

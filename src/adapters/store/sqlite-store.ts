@@ -1,7 +1,9 @@
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Verse } from "../../core/types.js";
+import type { IndexedVerse, IndexStore, LockAttempt, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
+
+export type { IndexedVerse, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
 
 /**
  * The embedded index: one SQLite file under DATA_DIR holding verses, their context
@@ -10,30 +12,6 @@ import type { Verse } from "../../core/types.js";
  * batch in flight, and a restart resumes where the last committed batch ended.
  */
 export const SCHEMA_VERSION = 1;
-
-export interface StoredVerse extends Verse {
-  id: number;
-  /** Position of the verse inside its source file (0-based). */
-  ord: number;
-  contextBefore: string;
-  contextAfter: string;
-}
-
-export interface SourceRecord {
-  file: string;
-  sha256: string;
-  verseCount: number;
-  status: "partial" | "complete";
-  indexedAt: string | null;
-}
-
-export interface VerseInsert {
-  verse: Verse;
-  ord: number;
-  contextBefore: string;
-  contextAfter: string;
-  terms: string;
-}
 
 interface VerseRow {
   id: number;
@@ -50,7 +28,10 @@ interface VerseRow {
   context_after: string;
 }
 
-export class SqliteStore {
+export class SqliteStore implements IndexStore {
+  readonly kind = "sqlite" as const;
+  /** One process per file: indexing needs no lock and nobody else changes the index. */
+  readonly shared = false;
   readonly db: Database.Database;
 
   private constructor(readonly file: string) {
@@ -64,6 +45,10 @@ export class SqliteStore {
   static open(dataDir: string, fileName = "pastor.sqlite"): SqliteStore {
     mkdirSync(dataDir, { recursive: true });
     return new SqliteStore(path.join(dataDir, fileName));
+  }
+
+  get location(): string {
+    return this.file;
   }
 
   close(): void {
@@ -208,6 +193,16 @@ export class SqliteStore {
     return rows.map(toStoredVerse);
   }
 
+  /** Every verse with its analysed terms, in the same order as `loadVerses` (one query). */
+  loadIndexedVerses(): IndexedVerse[] {
+    const rows = this.db
+      .prepare(
+        "SELECT id, source, ord, book, book_name, canonical, chapter, verse, verse_end, text, context_before, context_after, terms FROM verses ORDER BY source, ord",
+      )
+      .all() as (VerseRow & { terms: string })[];
+    return rows.map((row) => ({ ...toStoredVerse(row), terms: row.terms }));
+  }
+
   /** Analysed terms per verse id (space-separated, as written by the analyzer in the manifest). */
   loadTerms(): Map<number, string> {
     const terms = new Map<number, string>();
@@ -290,6 +285,11 @@ export class SqliteStore {
 
   vectorCount(model: string): number {
     return (this.db.prepare("SELECT COUNT(*) AS n FROM vectors WHERE model = ?").get(model) as { n: number }).n;
+  }
+
+  /** Always granted: the SQLite file belongs to one process (a lock left by a killed one would only block its resume). */
+  tryLockIndexing(owner: string): LockAttempt {
+    return { acquired: true, lock: { owner, renew: async () => true, release: async () => undefined } };
   }
 }
 
