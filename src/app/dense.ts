@@ -1,12 +1,28 @@
 import { createHash } from "node:crypto";
-import type { IndexStore } from "../adapters/store/store.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { IndexStore, MissingVector } from "../adapters/store/store.js";
+import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../core/bible/cross-references.js";
 import type { Embedder } from "../core/embedding/embedder.js";
-import { createLsaEmbedder, deserializeLsa, trainLsa } from "../core/embedding/lsa.js";
+import { analyzeTokens } from "../core/analysis/index.js";
+import { createLsaEmbedder, deserializeLsa, lsaTerms, trainLsaFromBags, type LsaModel } from "../core/embedding/lsa.js";
+import { DEFAULT_SEARCH_SETTINGS } from "../core/search/engine.js";
+import {
+  collectVerseLinks,
+  documentBag,
+  LINKED_DOCUMENT_WEIGHTS,
+  linkedDocumentsVersion,
+  linkNeighbours,
+  trainingBags,
+} from "../core/embedding/linked-documents.js";
+import { findProjectRoot } from "../project-root.js";
 
 /**
  * Chooses the dense side from EMBEDDING_MODEL:
- * - "lsa" (default): Latent Semantic Analysis learned from this corpus's context windows at
- *   index time, persisted in the store; retrained only when the corpus or window changes.
+ * - "lsa" (default): Latent Semantic Analysis learned from this corpus at index time, each
+ *   verse together with the verses OpenBible.info readers link it with (linked documents,
+ *   src/core/embedding/linked-documents.ts); persisted in the store, retrained only when the
+ *   corpus, the window or the links change.
  * - "none" / "off": no dense side; search is lexical and says so.
  * - anything else: a transformers.js model id (downloaded on a machine with internet) or a
  *   local folder.
@@ -46,26 +62,107 @@ export async function prepareEmbedder(choice: DenseChoice, context: DenseContext
 /** Loads the stored LSA model for the current corpus without training (for serving). */
 export async function loadStoredLsa(store: IndexStore, corpusFingerprint: string): Promise<Embedder | undefined> {
   const data = await store.loadModel(lsaModelKey(corpusFingerprint));
-  return data ? createLsaEmbedder(deserializeLsa(data)) : undefined;
+  return data ? lsaEmbedder(deserializeLsa(data)) : undefined;
 }
 
 function lsaModelKey(corpusFingerprint: string): string {
   return `lsa-for:${corpusFingerprint}`;
 }
 
+/** The LSA model behind an embedder this module made (for the linked document vectors). */
+const lsaModels = new WeakMap<Embedder, LsaModel>();
+
+function lsaEmbedder(model: LsaModel): Embedder {
+  const embedder = createLsaEmbedder(model);
+  lsaModels.set(embedder, model);
+  return embedder;
+}
+
+/**
+ * The words that stand for themselves in the corpus LSA, by the lexical side's rule for
+ * collision-prone short stems: a stem of at most `shortStemLength` letters whose exact word is
+ * in at least `shortStemMinExactDf` verses ("medo", 133 verses, apart from "mediu"; "amar", 16,
+ * still meets "amai"). Measured: "estou com medo do futuro" stopped bringing Ezekiel's
+ * measurements (docs/RETRIEVAL.md).
+ */
+function collisionProneWords(texts: readonly string[]): string[] {
+  const { shortStemLength, shortStemMinExactDf } = DEFAULT_SEARCH_SETTINGS;
+  const df = new Map<string, number>();
+  for (const text of texts) {
+    const seen = new Set<string>();
+    for (const token of analyzeTokens(text)) {
+      if (token.term.length <= shortStemLength && token.surface !== token.term) seen.add(token.surface);
+    }
+    for (const word of seen) df.set(word, (df.get(word) ?? 0) + 1);
+  }
+  return [...df].filter(([, count]) => count >= shortStemMinExactDf).map(([word]) => word).sort();
+}
+
+/** Verses (non-empty, in store order), their LSA terms and their linked neighbours. */
+async function linkedCorpus(
+  store: IndexStore,
+  wordTerms?: ReadonlySet<string>,
+): Promise<{ ids: number[]; terms: string[][]; neighbours: number[][]; position: Map<number, number>; wordTerms: string[] }> {
+  const verses = (await store.loadVerses()).filter((verse) => verse.text !== "");
+  const words = wordTerms ? [...wordTerms] : collisionProneWords(verses.map((verse) => verse.text));
+  const wordSet = new Set(words);
+  const terms = verses.map((verse) => lsaTerms(verse.text, wordSet));
+  const links = collectVerseLinks(verses, await loadCrossReferences());
+  const neighbours = linkNeighbours(verses.length, links, LINKED_DOCUMENT_WEIGHTS.linksPerVerse);
+  const ids = verses.map((verse) => verse.id);
+  return { ids, terms, neighbours, position: new Map(ids.map((id, i) => [id, i])), wordTerms: words };
+}
+
 async function prepareLsa({ store, corpusFingerprint, onTraining }: DenseContext): Promise<Embedder | undefined> {
   const stored = await loadStoredLsa(store, corpusFingerprint);
   if (stored) return stored;
-  const documents = (await store.loadVerses())
-    .filter((verse) => verse.text !== "")
-    .map((verse) => denseDocument(verse.contextBefore, verse.text, verse.contextAfter));
-  if (documents.length === 0) return undefined;
-  onTraining?.("start", { documents: documents.length });
+  const corpus = await linkedCorpus(store);
+  if (corpus.ids.length === 0) return undefined;
+  onTraining?.("start", { documents: corpus.ids.length });
   const started = performance.now();
-  const model = trainLsa(documents);
+  const model = trainLsaFromBags(trainingBags(corpus.terms, corpus.neighbours), { wordTerms: corpus.wordTerms });
   await store.saveModel(lsaModelKey(corpusFingerprint), model.serialize());
-  onTraining?.("done", { documents: documents.length, ms: performance.now() - started });
-  return createLsaEmbedder(model);
+  onTraining?.("done", { documents: corpus.ids.length, ms: performance.now() - started });
+  return lsaEmbedder(model);
+}
+
+/** How the index computes the stored vectors of verses for an embedder. */
+export interface DocumentVectorizer {
+  vectors(rows: readonly MissingVector[]): Promise<Float32Array[]>;
+}
+
+/**
+ * The corpus LSA embeds each verse's linked document (the verse, its window and the verses
+ * readers link it with, as weighted bags); any other embedder embeds the window text.
+ */
+export async function documentVectorizer(embedder: Embedder, store: IndexStore): Promise<DocumentVectorizer> {
+  const model = lsaModels.get(embedder);
+  if (!model) {
+    return { vectors: (rows) => embedder.embed(rows.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)), "document") };
+  }
+  const corpus = await linkedCorpus(store, model.wordTerms);
+  return {
+    vectors: (rows) =>
+      Promise.resolve(
+        rows.map((row) => {
+          const at = corpus.position.get(row.id);
+          const own = at === undefined ? [] : corpus.terms[at]!;
+          const links = at === undefined ? [] : corpus.neighbours[at]!.map((j) => corpus.terms[j]!);
+          const context = lsaTerms(joinWindow(row.contextBefore, "", row.contextAfter), model.wordTerms);
+          return model.embedBag(documentBag({ verse: own, context, links }));
+        }),
+      ),
+  };
+}
+
+let crossReferencesDigest: Promise<string> | undefined;
+
+/** Part of the corpus fingerprint: the links file and the weights the linked LSA is built with. */
+export function linkedLsaVersion(): Promise<string> {
+  crossReferencesDigest ??= readFile(join(findProjectRoot(), CROSS_REFERENCES_FILE)).then((bytes) =>
+    createHash("sha256").update(bytes).digest("hex").slice(0, 16),
+  );
+  return crossReferencesDigest.then((digest) => `${linkedDocumentsVersion()}/links=${digest}`);
 }
 
 /** The verse with its context window, in reading order. */
@@ -90,7 +187,8 @@ export function denseDocument(before: string, text: string, after: string): stri
 
 /** The key under which an embedder's vectors are stored (model id + document format). */
 export function vectorKey(embedder: Pick<Embedder, "id">): string {
-  return `${embedder.id}|${DENSE_DOCUMENT_FORMAT}`;
+  const format = embedder.id.startsWith("lsa:") ? linkedDocumentsVersion() : DENSE_DOCUMENT_FORMAT;
+  return `${embedder.id}|${format}`;
 }
 
 export function fingerprint(parts: readonly string[]): string {

@@ -8,7 +8,7 @@ import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { loadUsfxFile, usfxSourceName, UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
-import { DENSE_DOCUMENT_FORMAT, denseDocument, fingerprint, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
+import { DENSE_DOCUMENT_FORMAT, documentVectorizer, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
 
@@ -184,6 +184,7 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
     `window=${options.contextWindow}`,
     `analyzer=${ANALYZER_VERSION}`,
     `dense-document=${DENSE_DOCUMENT_FORMAT}`,
+    `linked-lsa=${await linkedLsaVersion()}`,
   ]);
   const fingerprintChanged = (await store.getManifest("corpus_fingerprint")) !== corpusFingerprint;
   await store.setManifest("corpus_fingerprint", corpusFingerprint);
@@ -254,15 +255,13 @@ async function embedMissing(store: IndexStore, embedder: Embedder, options: Inde
   const key = vectorKey(embedder);
   const missing = await store.versesMissingVectors(key);
   const total = (await store.vectorCount(key)) + missing.length;
+  const vectorizer = missing.length > 0 ? await documentVectorizer(embedder, store) : undefined;
   let done = total - missing.length;
   options.onProgress?.({ phase: "dense", done, total });
   for (let start = 0; start < missing.length; start += options.batchSize) {
     options.signal?.throwIfAborted();
     const batch = missing.slice(start, start + options.batchSize);
-    const vectors = await embedder.embed(
-      batch.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)),
-      "document",
-    );
+    const vectors = await vectorizer!.vectors(batch);
     await store.saveVectors(
       key,
       batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),

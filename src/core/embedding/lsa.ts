@@ -22,13 +22,20 @@
  * The model itself is agnostic to what text it is given.
  */
 import { createHash } from "node:crypto";
-import { ANALYZER_VERSION, analyze } from "../analysis/analyze.js";
+import { ANALYZER_VERSION, analyze, analyzeTokens } from "../analysis/analyze.js";
 import type { AccentRestorer } from "../analysis/analyze.js";
 import type { Embedder, EmbedKind } from "./embedder.js";
 import { randomizedSvd } from "./linalg.js";
 import type { CsrMatrix } from "./linalg.js";
 
 export interface LsaOptions {
+  /**
+   * Words (folded) that stand for themselves instead of their stem. Snowball's short stems
+   * join unrelated families ("medo" and "medir" both give "med"); the lexical side answers
+   * that with its exact-word rule, and a model trained with the same words learns "medo"
+   * apart from "mediu". Texts are analysed with {@link lsaTerms}. Default: none.
+   */
+  wordTerms?: readonly string[];
   /** Dimensions of the embedding (clamped to the corpus's vocabulary and document counts). Default 256. */
   dimensions?: number;
   /** A term must occur in at least this many documents. Default 2. */
@@ -67,6 +74,7 @@ export interface LsaOptions {
 export type ResolvedLsaOptions = Required<LsaOptions>;
 
 export const LSA_DEFAULTS: ResolvedLsaOptions = Object.freeze({
+  wordTerms: [] as readonly string[],
   dimensions: 256,
   minDocFreq: 2,
   maxDocFreqRatio: 0.5,
@@ -109,6 +117,8 @@ export class LsaModel {
   readonly terms: readonly string[];
   /** Term → column (row of `projection`, entry of `idf`). */
   readonly vocabulary: ReadonlyMap<string, number>;
+  /** `options.wordTerms` as a set. */
+  readonly wordTerms: ReadonlySet<string>;
   /** ln(N / df) per column. */
   readonly idf: Float32Array;
   /** The singular values of the kept components, largest first (`dimensions` entries). */
@@ -128,6 +138,7 @@ export class LsaModel {
     this.documentCount = parts.documentCount;
     this.terms = Object.freeze([...parts.terms]);
     this.vocabulary = new Map(parts.terms.map((term, column) => [term, column]));
+    this.wordTerms = new Set(parts.options.wordTerms);
     this.idf = parts.idf;
     this.singularValues = parts.singularValues;
     this.projection = parts.projection;
@@ -140,7 +151,7 @@ export class LsaModel {
    * `restoreAccents` is passed to `analyze` (accent-less query typing, see analyze.ts).
    */
   embedText(text: string, restoreAccents?: AccentRestorer): Float32Array {
-    return this.embedTerms(analyze(text, restoreAccents));
+    return this.embedTerms(lsaTerms(text, this.wordTerms, restoreAccents));
   }
 
   /** Fold-in of already-analysed terms (as `analyze` returns them); see {@link embedText}. */
@@ -335,6 +346,15 @@ export function trainLsaFromBags(bags: readonly TermBag[], options: LsaOptions =
     resolved,
   );
   return trainFromBags(bags, resolved, digest, started, onStats);
+}
+
+/**
+ * The terms an LSA model sees in a text: `analyze`'s stems, except that the words in
+ * `wordTerms` stand for themselves (see {@link LsaOptions.wordTerms}).
+ */
+export function lsaTerms(text: string, wordTerms: ReadonlySet<string>, restoreAccents?: AccentRestorer): string[] {
+  if (wordTerms.size === 0) return analyze(text, restoreAccents);
+  return analyzeTokens(text, restoreAccents).map((token) => (wordTerms.has(token.surface) ? token.surface : token.term));
 }
 
 /** Term → real-valued count: a document for LSA (see {@link weightedBag}). */

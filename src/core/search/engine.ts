@@ -5,6 +5,7 @@ import type { Embedder } from "../embedding/embedder.js";
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { DENSE, LEXICAL, applyKeywordOnlyQuota } from "./fusion.js";
 import { wordBigrams } from "./phrases.js";
+import { frameWordsOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { VectorIndex } from "./vector-index.js";
 
@@ -96,6 +97,8 @@ export interface SearchSettings {
    * (a confident lexical hit, such as a quoted verse); 0 turns it off.
    */
   confidentLexicalRatio: number;
+  /** Weight of question-frame words ("parábola", "história", "versículo"); see query-frame.ts. 1 turns it off. */
+  frameWordWeight: number;
 }
 
 /**
@@ -118,12 +121,13 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   expansionsPerWord: 5,
   lexicalWeight: 1,
   denseWeight: 0.85,
-  crossrefSeeds: 5,
-  crossrefWeight: 1,
-  crossrefMinVotes: 10,
-  priorWeight: 0.5,
+  crossrefSeeds: 3,
+  crossrefWeight: 0.5,
+  crossrefMinVotes: 5,
+  priorWeight: 0.25,
   lexicalPriorWeight: 0,
-  confidentLexicalRatio: 1.3,
+  confidentLexicalRatio: 1.2,
+  frameWordWeight: 0.3,
 };
 
 export interface QueryExpander {
@@ -342,7 +346,11 @@ export class SearchEngine {
       token.term.length <= this.settings.shortStemLength &&
       token.surface !== token.term &&
       this.exact().documentFrequency(token.surface) >= this.settings.shortStemMinExactDf;
-    const ownTerms = tokens.map((token) => ({ term: token.term, weight: shortStem(token) ? this.settings.shortStemWeight : 1 }));
+    const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(query) : new Set<string>();
+    const ownTerms = tokens.map((token) => ({
+      term: token.term,
+      weight: (shortStem(token) ? this.settings.shortStemWeight : 1) * (frame.has(token.surface) ? this.settings.frameWordWeight : 1),
+    }));
     const exact = tokens.flatMap((token) => {
       const weight = shortStem(token) ? 1 : this.settings.exactWeight;
       return weight > 0 ? [{ term: token.surface, weight }] : [];
@@ -365,7 +373,10 @@ export class SearchEngine {
       else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
     }
     if (this.settings.phraseWeight > 0) {
-      const bigrams = wordBigrams(query).map((term) => ({ term, weight: this.settings.phraseWeight }));
+      const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(query) : new Set<string>();
+      const bigrams = wordBigrams(query)
+        .filter((bigram) => !bigram.split(" ").some((word) => frame.has(word)))
+        .map((term) => ({ term, weight: this.settings.phraseWeight }));
       for (const hit of this.phrases.search(bigrams, limit * 4)) {
         const entry = scores.get(hit.doc);
         if (entry) entry.score += hit.score;
@@ -388,7 +399,8 @@ export class SearchEngine {
       .map(([doc, entry]) => ({ doc, ...entry }));
     let dense: { doc: number; similarity: number }[] = [];
     if (mode !== "lexical" && this.vectors && this.deps.embedder) {
-      const [vector] = await this.deps.embedder.embed([query], "query");
+      const denseQuery = this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query;
+      const [vector] = await this.deps.embedder.embed([denseQuery], "query");
       if (vector) dense = this.vectors.search(vector, depth, this.settings.minSimilarity);
     }
     if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
