@@ -73,6 +73,11 @@ export async function sha256File(file: string): Promise<string> {
  * mid-way resumes from its last committed batch; an analyzer change rewrites only the
  * lexical terms; a model or window change recomputes only vectors (and windows). A source
  * that fails to parse is reported and leaves what was indexed before untouched.
+ *
+ * On a shared store (Chroma) the run holds the indexing lock, renewed every third of its
+ * TTL (another holder: fails with `index_locked` before writing anything; a lock lost to
+ * another process: stops at the next batch), and bumps the manifest's generation when the
+ * lexical side, then the dense side, has changed, so the other replicas reload.
  */
 export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
   if (!options.store.shared) return indexUnlocked(options);

@@ -1,10 +1,11 @@
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStubProvider } from "../../src/adapters/llm/stub.js";
 import { ChromaStore } from "../../src/adapters/store/chroma-store.js";
 import { indexCorpus } from "../../src/app/indexer.js";
 import { startChromaServer, type ChromaServer } from "../support/chroma.js";
 import { parseSse, postChat, startTestServer, type TestServer } from "../support/server.js";
-import { chromaPrefixFor } from "../support/store.js";
+import { freshChromaPrefix } from "../support/store.js";
 import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
 
 /**
@@ -15,8 +16,9 @@ import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
  */
 let chroma: ChromaServer;
 const servers: TestServer[] = [];
-const dataDir = tempDir("pastor-down-");
-const prefix = chromaPrefixFor(dataDir);
+const dataDir = "/pastor-down-test"; // names the index only: with Chroma nothing is written there
+const prefix = freshChromaPrefix();
+let corpusDir: string;
 
 interface Status {
   versesIndexed: number;
@@ -26,7 +28,7 @@ interface Status {
 
 beforeAll(async () => {
   chroma = await startChromaServer();
-  const corpusDir = tempDir("pastor-down-corpus-");
+  corpusDir = tempDir("pastor-down-corpus-");
   writeFile(
     corpusDir,
     "a.usfx.xml",
@@ -40,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of servers) await server.close();
   await chroma?.dispose();
+  if (corpusDir) rmSync(corpusDir, { recursive: true, force: true });
 });
 
 async function start(): Promise<TestServer> {

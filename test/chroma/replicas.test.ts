@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "../support/bible-index.js";
 import { parseSse, postChat } from "../support/server.js";
-import { chromaPrefixFor } from "../support/store.js";
+import { freshChromaPrefix } from "../support/store.js";
 import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
 
 /**
@@ -13,6 +14,7 @@ import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
  */
 const children: ChildProcess[] = [];
 afterAll(async () => {
+  rmSync(corpusDir, { recursive: true, force: true });
   await Promise.all(
     children.map(
       (child) =>
@@ -27,7 +29,7 @@ afterAll(async () => {
 });
 
 const corpusDir = tempDir("pastor-replicas-corpus-");
-const prefix = chromaPrefixFor(tempDir("pastor-replicas-"));
+const prefix = freshChromaPrefix();
 const genesis = (light: string) =>
   makeUsfx({ GEN: { name: "Gênesis", chapters: [["No princípio criou Deus os céus e a terra.", "A terra era sem forma e vazia.", light]] } });
 

@@ -1,16 +1,27 @@
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { ChromaStore } from "../../src/adapters/store/chroma-store.js";
 import { StoreError } from "../../src/adapters/store/store.js";
 import { indexCorpus } from "../../src/app/indexer.js";
 import { freePort } from "../support/chroma.js";
-import { chromaPrefixFor } from "../support/store.js";
+import { freshChromaPrefix } from "../support/store.js";
 import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
 
 const url = inject("chromaUrl");
 const opened: ChromaStore[] = [];
-afterAll(() => opened.forEach((store) => store.close()));
+const dirs: string[] = [];
+afterAll(() => {
+  opened.forEach((store) => store.close());
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function corpus(): string {
+  const dir = tempDir("pastor-chroma-corpus-");
+  dirs.push(dir);
+  return dir;
+}
 
 async function open(prefix: string, target = url): Promise<ChromaStore> {
   const store = await ChromaStore.open({ url: target, prefix });
@@ -20,7 +31,7 @@ async function open(prefix: string, target = url): Promise<ChromaStore> {
 
 describe("the indexing lock (one indexer at a time, with expiry)", () => {
   it("is held by one process, refused to others with the holder's name, taken over once expired", async () => {
-    const prefix = chromaPrefixFor(tempDir("pastor-lock-"));
+    const prefix = freshChromaPrefix();
     const a = await open(prefix);
     const b = await open(prefix);
 
@@ -47,9 +58,9 @@ describe("the indexing lock (one indexer at a time, with expiry)", () => {
   });
 
   it("makes a second indexer fail with index_locked (Portuguese) instead of writing", async () => {
-    const corpusDir = tempDir("pastor-lock-corpus-");
+    const corpusDir = corpus();
     writeFile(corpusDir, "a.usfx.xml", makeUsfx({ GEN: { name: "Gênesis", chapters: [["No princípio criou Deus os céus e a terra."]] } }));
-    const store = await open(chromaPrefixFor(tempDir("pastor-lock-data-")));
+    const store = await open(freshChromaPrefix());
     const held = await store.tryLockIndexing("outra-replica", 60_000);
     expect(held.acquired).toBe(true);
     const run = indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 10, dense: { kind: "none", reason: "teste" } });
@@ -68,7 +79,7 @@ describe("the indexing lock (one indexer at a time, with expiry)", () => {
 
 describe("the trained model and the vectors", () => {
   it("stores a model larger than one record in pieces, and never returns a partial one", async () => {
-    const store = await open(chromaPrefixFor(tempDir("pastor-model-")));
+    const store = await open(freshChromaPrefix());
     const data = randomBytes(3 * 1024 * 1024 + 17);
     await store.saveModel("lsa-for:x", data);
     expect((await store.loadModel("lsa-for:x"))?.equals(data)).toBe(true);
@@ -79,9 +90,9 @@ describe("the trained model and the vectors", () => {
   });
 
   it("round-trips vectors per model key (cosine space: equal to float32 rounding)", async () => {
-    const corpusDir = tempDir("pastor-vec-corpus-");
+    const corpusDir = corpus();
     writeFile(corpusDir, "a.usfx.xml", makeUsfx({ GEN: { name: "Gênesis", chapters: [["No princípio.", "A terra era sem forma.", ""]] } }));
-    const store = await open(chromaPrefixFor(tempDir("pastor-vec-")));
+    const store = await open(freshChromaPrefix());
     await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 10, dense: { kind: "none", reason: "teste" } });
     const missing = await store.versesMissingVectors("m1");
     expect(missing.map((m) => m.text)).toEqual(["No princípio.", "A terra era sem forma."]); // the empty verse needs none

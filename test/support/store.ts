@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import { inject } from "vitest";
 import type { IndexStore } from "../../src/adapters/store/store.js";
@@ -25,6 +25,11 @@ declare module "vitest" {
 /** The Chroma collection prefix standing for a DATA_DIR. */
 export function chromaPrefixFor(dataDir: string): string {
   return `t${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 12)}`;
+}
+
+/** A collection prefix of its own, for a test that needs a fresh index and no DATA_DIR. */
+export function freshChromaPrefix(): string {
+  return chromaPrefixFor(`/fresh/${randomUUID()}`);
 }
 
 /** Settings (environment variables) selecting the store of `dataDir` for the current run. */
