@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { createConnection, type Connection } from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import {
 } from "../src/adapters/documents/mysql-source.js";
 import { findProjectRoot } from "../src/project-root.js";
 import { startMariaDb, type TestMariaDb } from "./support/mariadb.js";
+import { freePort } from "./support/net.js";
 
 const META_LESSON = [
   "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]",
@@ -57,17 +57,6 @@ function urlWith(parts: { password?: string; port?: number }): string {
   return `mysql://${db.user}:${password}@${db.host}:${parts.port ?? db.port}/${db.database}`;
 }
 
-async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function rejection(promise: Promise<unknown>): Promise<MysqlSourceError> {
   const error = await promise.then(
@@ -249,7 +238,7 @@ describe("readMysqlLessons errors", () => {
   });
 
   it("wrong port → mysql_unreachable, quickly", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const started = performance.now();
     const error = await rejection(readMysqlLessons(source({ url: urlWith({ port }), connectTimeoutMs: 1500 })));
     expect(performance.now() - started).toBeLessThan(5000);
@@ -275,7 +264,7 @@ describe("readMysqlLessons errors", () => {
 
   it("refuses unsafe table or column names before any connection or query", async () => {
     // An unreachable server: had the reader tried to connect, the error would be mysql_unreachable.
-    const nowhere = urlWith({ port: await closedPort() });
+    const nowhere = urlWith({ port: await freePort() });
     const table = await rejection(readMysqlLessons(source({ url: nowhere, table: "x; DROP TABLE lessons" })));
     expect(table.code).toBe("mysql_invalid_config");
     expect(table.message).toContain("x; DROP TABLE lessons");

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findProjectRoot } from "../src/project-root.js";
+import { freePort } from "./support/net.js";
 import { parseSse, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
 
 /**
@@ -133,14 +134,7 @@ describe("a collection whose source is down", () => {
   it("fails the reload with the source's code, reports it in the status, and names no password", async () => {
     const { CollectionService, CollectionReloadError } = await import("../src/app/collections/service.js");
     const { readSettings } = await import("../src/config/settings.js");
-    const net = await import("node:net");
-    // A port nobody listens on: bind, note it, close.
-    const port = await new Promise<number>((resolve) => {
-      const probe = net.createServer().listen(0, "127.0.0.1", () => {
-        const address = probe.address() as { port: number };
-        probe.close(() => resolve(address.port));
-      });
-    });
+    const port = await freePort(); // nobody listens there
     const settings = readSettings({
       DATA_DIR: tempDir("pastor-down-"),
       COLLECTIONS_DIR: tempDir("pastor-none-"),

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromaCliPath, CHROMA_SETUP_HINT } from "../../src/adapters/store/chroma-client.js";
+import { freePort } from "./net.js";
+export { freePort };
 
 /**
  * A real Chroma server for tests and benchmarks: the native server shipped by the `chromadb`
@@ -27,17 +28,6 @@ export function chromaInstalled(): boolean {
   return chromaCliPath() !== undefined;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function heartbeat(url: string): Promise<boolean> {
   try {

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { IndexedChunk } from "../../core/documents/types.js";
+import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
 
 /**
  * The index of one document collection: ONE SQLite file per collection,
@@ -150,7 +151,7 @@ export class CollectionStore {
 
   private migrate(): void {
     this.db.exec(`
-      CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      ${MANIFEST_TABLE_SQL}
       CREATE TABLE IF NOT EXISTS documents (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         source_id TEXT NOT NULL UNIQUE,
@@ -193,12 +194,11 @@ export class CollectionStore {
   // --- manifest ---------------------------------------------------------------------
 
   getManifest(key: string): string | undefined {
-    const row = this.db.prepare("SELECT value FROM manifest WHERE key = ?").get(key) as { value: string } | undefined;
-    return row?.value;
+    return readManifest(this.db, key);
   }
 
   setManifest(key: string, value: string): void {
-    this.db.prepare("INSERT INTO manifest (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+    writeManifest(this.db, key, value);
   }
 
   // --- documents and chunks ---------------------------------------------------------

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { IndexedVerse, IndexStore, LockAttempt, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
+import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
 
 export type { IndexedVerse, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
 
@@ -57,7 +58,7 @@ export class SqliteStore implements IndexStore {
 
   private migrate(): void {
     this.db.exec(`
-      CREATE TABLE IF NOT EXISTS manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      ${MANIFEST_TABLE_SQL}
       CREATE TABLE IF NOT EXISTS sources (
         file TEXT PRIMARY KEY,
         sha256 TEXT NOT NULL,
@@ -99,12 +100,11 @@ export class SqliteStore implements IndexStore {
   }
 
   getManifest(key: string): string | undefined {
-    const row = this.db.prepare("SELECT value FROM manifest WHERE key = ?").get(key) as { value: string } | undefined;
-    return row?.value;
+    return readManifest(this.db, key);
   }
 
   setManifest(key: string, value: string): void {
-    this.db.prepare("INSERT INTO manifest (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+    writeManifest(this.db, key, value);
   }
 
   listSources(): SourceRecord[] {

@@ -57,6 +57,7 @@ import {
   referencePrefixLength,
 } from "../bible/references.js";
 import type { ShownVerses } from "./passages.js";
+import { isHws, isNewline } from "./text-chars.js";
 
 /** What decides whether a span was shown (a `ShownVerses`, or a test double). */
 export type ShownSet = Pick<ShownVerses, "covers">;
@@ -74,16 +75,6 @@ export interface CitationCheck {
 // Character classes and word lists
 // ---------------------------------------------------------------------------------------------
 
-const HWS_CHARS = new Set(["\t", " ", "\u00a0", "\u1680", "\u202f", "\u205f", "\u3000"]);
-for (let c = 0x2000; c <= 0x200a; c++) HWS_CHARS.add(String.fromCharCode(c));
-
-function isHws(c: string | undefined): boolean {
-  return c !== undefined && HWS_CHARS.has(c);
-}
-
-function isNewline(c: string | undefined): boolean {
-  return c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029";
-}
 
 const LETTER = /\p{L}/u;
 

@@ -59,6 +59,7 @@
  * still drop. Each push costs O(delta + held).
  */
 import type { DocumentPassage } from "./document-passages.js";
+import { isHws, isNewline } from "./text-chars.js";
 
 export interface DocumentCitationCheck {
   /** The text with markers rewritten, invented citations removed and the surroundings cleaned up. */
@@ -73,16 +74,6 @@ export interface DocumentCitationCheck {
 // Characters
 // ---------------------------------------------------------------------------------------------
 
-const HWS_CHARS = new Set(["\t", " ", "\u00a0", "\u1680", "\u202f", "\u205f", "\u3000"]);
-for (let c = 0x2000; c <= 0x200a; c++) HWS_CHARS.add(String.fromCharCode(c));
-
-function isHws(c: string | undefined): boolean {
-  return c !== undefined && HWS_CHARS.has(c);
-}
-
-function isNewline(c: string | undefined): boolean {
-  return c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029";
-}
 
 const ID_CHAR = /^[\p{L}\p{M}\p{N}_-]$/u;
 
