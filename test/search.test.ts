@@ -68,6 +68,23 @@ describe("hybrid retrieval", () => {
     expect(refs(await loaded.engine.search("amar os inimigos", { k: 3, mode: "lexical" }))).toContain("MAT 5:44");
   });
 
+  it("brings in the verses around the first hits (a story runs over several verses), never from another book", async () => {
+    const query = "Jonas engolido por um grande peixe";
+    const off = new SearchEngine(loaded.engine.verses, undefined, {}, { ...loaded.engine.settings, neighbourSeeds: 0 });
+    expect((await off.search(query, { k: 10, mode: "lexical" })).results.some((r) => r.via.includes("context"))).toBe(false);
+    const response = await loaded.engine.search(query, { k: 10 });
+    const around = response.results.filter((r) => r.via.includes("context"));
+    expect(around.length).toBeGreaterThan(0);
+    for (const verse of around) {
+      // Within two verses of another result, same book (crossing chapters, as context windows do).
+      const window = loaded.engine.windowCoordinates(verse.book, verse.chapter, verse.verse, 2);
+      const near = response.results.some(
+        (other) => other !== verse && window.some((c) => c.book === other.book && c.chapter === other.chapter && c.verse === other.verse),
+      );
+      expect(near, `${verse.ref} near another result`).toBe(true);
+    }
+  });
+
   it("keeps lexical-only hits within MAX_KEYWORD_ONLY, confirmed hits apart", async () => {
     for (const query of ["estou com medo do futuro", "a parábola do semeador", "Davi e Golias"]) {
       const response = await loaded.engine.search(query, { k: 10 });

@@ -10,7 +10,7 @@ import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { VectorIndex } from "./vector-index.js";
 
 export type SearchMode = "hybrid" | "lexical" | "dense";
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
 export interface EngineVerse {
@@ -99,6 +99,11 @@ export interface SearchSettings {
   confidentLexicalRatio: number;
   /** Weight of question-frame words ("parábola", "história", "versículo"); see query-frame.ts. 1 turns it off. */
   frameWordWeight: number;
+  /** How many of the first fused hits bring their neighbouring verses in (0 turns it off). */
+  neighbourSeeds: number;
+  neighbourWeight: number;
+  /** Verses taken on each side of a seed (same book). */
+  neighbourSpan: number;
 }
 
 /**
@@ -128,6 +133,9 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   lexicalPriorWeight: 0,
   confidentLexicalRatio: 1.2,
   frameWordWeight: 0.3,
+  neighbourSeeds: 5,
+  neighbourWeight: 0.2,
+  neighbourSpan: 2,
 };
 
 export interface QueryExpander {
@@ -406,18 +414,21 @@ export class SearchEngine {
     if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
     if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
 
-    const lists = [
-      { name: LEXICAL, items: lexical as { doc: number }[], weight: this.settings.lexicalWeight },
-      { name: DENSE, items: dense as { doc: number }[], weight: this.settings.denseWeight },
+    const lists: { name: string; items: { doc: number }[]; weight: number }[] = [
+      { name: LEXICAL, items: lexical, weight: this.settings.lexicalWeight },
+      { name: DENSE, items: dense, weight: this.settings.denseWeight },
     ];
     const keyOfDoc = (item: { doc: number }) => String(item.doc);
-    let fused = reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
-    const linked = this.crossReferenceCandidates(fused.slice(0, this.settings.crossrefSeeds).map((item) => item.item.doc));
-    if (linked.length > 0) {
-      fused = reciprocalRankFusion<{ doc: number }>([...lists, { name: "crossref", items: linked, weight: this.settings.crossrefWeight }], keyOfDoc, {
-        k: RRF_K,
-      });
-    }
+    const fuse = () => reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
+    let fused = fuse();
+    // More lists built from the first fused hits: the verses readers link them to, and the
+    // verses around them (a story or an argument runs over several verses).
+    const seeds = (count: number) => fused.slice(0, count).map((item) => item.item.doc);
+    const linked = this.crossReferenceCandidates(seeds(this.settings.crossrefSeeds));
+    const neighbours = this.neighbourCandidates(seeds(this.settings.neighbourSeeds));
+    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: this.settings.crossrefWeight });
+    if (neighbours.length > 0) lists.push({ name: "context", items: neighbours, weight: this.settings.neighbourWeight });
+    if (lists.length > 2) fused = fuse();
     if (prior && this.settings.priorWeight > 0) {
       fused = fused
         .map((item, order) => ({ item: { ...item, score: item.score * (1 + this.settings.priorWeight * prior[item.item.doc]!) }, order }))
@@ -446,6 +457,24 @@ export class SearchEngine {
         similarity: similarity.get(doc),
       };
     });
+  }
+
+  /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */
+  private neighbourCandidates(seeds: readonly number[]): { doc: number }[] {
+    const out: { doc: number }[] = [];
+    const seen = new Set(seeds);
+    for (const seed of seeds) {
+      const verse = this.verses[seed]!;
+      for (let offset = 1; offset <= this.settings.neighbourSpan; offset++) {
+        for (const doc of [seed - offset, seed + offset]) {
+          const near = this.verses[doc];
+          if (!near || seen.has(doc) || near.text === "" || near.source !== verse.source || near.book !== verse.book) continue;
+          seen.add(doc);
+          out.push({ doc });
+        }
+      }
+    }
+    return out;
   }
 
   /** Verses strongly linked (reader votes) from the seed documents, strongest first. */
