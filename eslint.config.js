@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["bin/**/*.js", "scripts/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    files: ["bin/**/*.js", "scripts/**/*.mjs", "bench/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly" } },
   },
 );
