@@ -71,6 +71,10 @@ function lsaModelKey(corpusFingerprint: string): string {
 
 /** The LSA model behind an embedder this module made (for the linked document vectors). */
 const lsaModels = new WeakMap<Embedder, LsaModel>();
+/** The linked corpus a model was just trained on, so indexing right after does not read it again. */
+const trainedOn = new WeakMap<LsaModel, LinkedCorpus>();
+
+type LinkedCorpus = Awaited<ReturnType<typeof linkedCorpus>>;
 
 function lsaEmbedder(model: LsaModel): Embedder {
   const embedder = createLsaEmbedder(model);
@@ -121,6 +125,7 @@ async function prepareLsa({ store, corpusFingerprint, onTraining }: DenseContext
   onTraining?.("start", { documents: corpus.ids.length });
   const started = performance.now();
   const model = trainLsaFromBags(trainingBags(corpus.terms, corpus.neighbours), { wordTerms: corpus.wordTerms });
+  trainedOn.set(model, corpus);
   await store.saveModel(lsaModelKey(corpusFingerprint), model.serialize());
   onTraining?.("done", { documents: corpus.ids.length, ms: performance.now() - started });
   return lsaEmbedder(model);
@@ -140,7 +145,7 @@ export async function documentVectorizer(embedder: Embedder, store: IndexStore):
   if (!model) {
     return { vectors: (rows) => embedder.embed(rows.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)), "document") };
   }
-  const corpus = await linkedCorpus(store, model.wordTerms);
+  const corpus = trainedOn.get(model) ?? (await linkedCorpus(store, model.wordTerms));
   return {
     vectors: (rows) =>
       Promise.resolve(
