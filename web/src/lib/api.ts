@@ -225,41 +225,31 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
   if (!gotDone && !signal.aborted) throw new ApiError("network", "interrupted", INTERRUPTED_MESSAGE);
 }
 
-export async function fetchVerses(reference: string, signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<VersesResponse> {
+/** GET a JSON body; a failed connection becomes ApiError "network", an error status the server's ApiError. */
+async function getJson(url: string, init: RequestInit, fetchImpl: typeof fetch): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetchImpl(`/api/verses?ref=${encodeURIComponent(reference)}`, signal ? { signal } : {});
+    response = await fetchImpl(url, init);
   } catch (error) {
     if (isAbort(error)) throw error;
     throw new ApiError("network", "network", NETWORK_MESSAGE);
   }
   if (!response.ok) throw await errorFromResponse(response);
-  return (await response.json()) as VersesResponse;
+  return response.json();
+}
+
+export async function fetchVerses(reference: string, signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<VersesResponse> {
+  return (await getJson(`/api/verses?ref=${encodeURIComponent(reference)}`, signal ? { signal } : {}, fetchImpl)) as VersesResponse;
 }
 
 export async function fetchStatus(signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<ServerStatus> {
-  let response: Response;
-  try {
-    response = await fetchImpl("/api/status", signal ? { signal, cache: "no-store" } : { cache: "no-store" });
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw new ApiError("network", "network", NETWORK_MESSAGE);
-  }
-  if (!response.ok) throw await errorFromResponse(response);
-  return (await response.json()) as ServerStatus;
+  return (await getJson("/api/status", signal ? { signal, cache: "no-store" } : { cache: "no-store" }, fetchImpl)) as ServerStatus;
 }
 
 /** The document collections the server offers; throws ApiError when it cannot say (older servers answer 404). */
 export async function fetchCollections(signal?: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<CollectionsResponse> {
-  let response: Response;
-  try {
-    response = await fetchImpl("/api/collections", signal ? { signal, cache: "no-store" } : { cache: "no-store" });
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw new ApiError("network", "network", NETWORK_MESSAGE);
-  }
-  if (!response.ok) throw await errorFromResponse(response);
-  const body = (await response.json()) as Partial<CollectionsResponse>;
+  const init: RequestInit = signal ? { signal, cache: "no-store" } : { cache: "no-store" };
+  const body = (await getJson("/api/collections", init, fetchImpl)) as Partial<CollectionsResponse>;
   return {
     default: typeof body.default === "string" && body.default !== "" ? body.default : BIBLE_COLLECTION,
     collections: Array.isArray(body.collections) ? body.collections.filter(isCollectionStatus) : [],
