@@ -71,7 +71,7 @@ describe("POST /api/chat", () => {
       expect(body).toBe(
         'event: sources\ndata: {"conversationId":"c1","sources":[]}\n\n' +
           `event: token\ndata: ${JSON.stringify({ text: NO_EVIDENCE_MESSAGE })}\n\n` +
-          'event: done\ndata: {"citations":[]}\n\n',
+          'event: done\ndata: {"citations":[],"refusal":"no_evidence"}\n\n',
       );
       expect(provider.requests).toHaveLength(0);
     });

@@ -2,7 +2,8 @@ import type { ChatTurn, LlmProvider } from "../core/chat/llm.js";
 import { isLlmError } from "../core/chat/llm.js";
 import { CitationStreamFilter } from "../core/grounding/citations.js";
 import { passagesFromResults, ShownVerses, type Passage } from "../core/grounding/passages.js";
-import { buildChatPrompt, NO_EVIDENCE_MESSAGE } from "../core/grounding/prompt.js";
+import { buildChatPrompt, NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../core/grounding/prompt.js";
+import type { ScopeDecision } from "../core/scope/gate.js";
 import type { SearchEngine } from "../core/search/engine.js";
 import type { DocumentSourceJson } from "./collections/chat.js";
 
@@ -23,10 +24,20 @@ export interface SourceJson {
 /** A consulted source as sent to the browser: a verse, or a document excerpt. */
 export type AnySourceJson = SourceJson | DocumentSourceJson;
 
+/** Why an answer came without the model: the gate found the question out of scope, or retrieval found nothing. */
+export type Refusal = "out_of_scope" | "no_evidence";
+
+/** The gate's decision as the browser receives it (only with an out-of-scope refusal). */
+export interface ScopeJson {
+  inScope: boolean;
+  confidence: number;
+  reasons: ScopeDecision["reasons"];
+}
+
 export type ChatEvent =
-  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[] } }
+  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
   | { event: "token"; data: { text: string } }
-  | { event: "done"; data: { citations: string[] } }
+  | { event: "done"; data: { citations: string[]; refusal?: Refusal } }
   | { event: "error"; data: { code: string; message: string } };
 
 export interface ChatInput {
@@ -55,6 +66,10 @@ export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um err
 export async function* answerQuestion(deps: ChatDependencies, input: ChatInput): AsyncGenerator<ChatEvent> {
   const { engine } = deps;
   const response = await engine.search(input.message, { k: deps.topK });
+  if (response.scope && !response.scope.inScope) {
+    yield* refuseOutOfScope(input.conversationId, response.scope, OUT_OF_SCOPE_MESSAGE);
+    return;
+  }
   const passages = passagesFromResults(response.results, (result) =>
     engine.windowCoordinates(result.book, result.chapter, result.verse, deps.contextWindow),
   );
@@ -62,7 +77,7 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
 
   if (passages.length === 0) {
     yield { event: "token", data: { text: NO_EVIDENCE_MESSAGE } };
-    yield { event: "done", data: { citations: [] } };
+    yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
     return;
   }
 
@@ -87,6 +102,24 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
     if (input.signal.aborted) return;
     yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
   }
+}
+
+/**
+ * The answer to a question the gate found out of scope: no sources, the fixed reply, no model
+ * call, no citations; the decision's reasons go with the (empty) sources.
+ */
+export async function* refuseOutOfScope(
+  conversationId: string,
+  scope: ScopeDecision,
+  message: string,
+  collection?: string,
+): AsyncGenerator<ChatEvent> {
+  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId, sources: [] };
+  if (collection !== undefined) data.collection = collection;
+  data.scope = { inScope: scope.inScope, confidence: scope.confidence, reasons: scope.reasons };
+  yield { event: "sources", data };
+  yield { event: "token", data: { text: message } };
+  yield { event: "done", data: { citations: [], refusal: "out_of_scope" } };
 }
 
 function toSourceJson(passage: Passage): SourceJson {

@@ -34,7 +34,7 @@ export function searchSettingsFrom(settings: Settings, overrides: Partial<Search
 export async function loadEngine(
   store: IndexStore,
   settings: Settings,
-  extra: Pick<EngineDependencies, "expander" | "crossLinks"> & { searchSettings?: Partial<SearchSettings> } = {},
+  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
   const stored = await store.loadIndexedVerses();
   const verses: EngineVerse[] = stored.map(({ id: _id, ord: _ord, canonical: _canonical, terms, ...verse }) => ({

@@ -1,10 +1,14 @@
 import { loadLexicon } from "../core/analysis/lexicon.js";
 import { loadCrossReferences } from "../core/bible/cross-references.js";
+import type { ScopeGateData } from "../core/scope/gate.js";
 import type { CrossLinks, QueryExpander } from "../core/search/engine.js";
+import { loadScopeResources } from "./scope.js";
 
 export interface RetrievalAids {
   expander?: QueryExpander;
   crossLinks?: CrossLinks;
+  /** The out-of-scope gate's lexicons and classifier (resources/scope/). */
+  scope?: ScopeGateData;
 }
 
 /** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
@@ -15,17 +19,19 @@ const EXPANSIONS_PER_WORD = 16;
  * and OpenBible.info cross references (links between verses). Both ship in resources/.
  */
 export async function loadRetrievalAids(): Promise<RetrievalAids> {
-  const [lexicon, crossReferences] = await Promise.all([loadLexicon(), loadCrossReferences()]);
-  return {
-    expander: {
-      expand: (word) => {
-        // Verb↔noun partners first, then synonyms each followed by its own partners
-        // ("medo" → "temor" → "temer": the Bible says "não temas" where the asker says "medo").
-        const synonyms = lexicon.synonyms(word);
-        const expansions = [...lexicon.related(word), ...synonyms.flatMap((synonym) => [synonym, ...lexicon.related(synonym)])];
-        return [...new Set(expansions)].filter((candidate) => candidate !== word).slice(0, EXPANSIONS_PER_WORD);
-      },
+  const [lexicon, crossReferences, scope] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources()]);
+  const expander: QueryExpander = {
+    expand: (word) => {
+      // Verb↔noun partners first, then synonyms each followed by its own partners
+      // ("medo" → "temor" → "temer": the Bible says "não temas" where the asker says "medo").
+      const synonyms = lexicon.synonyms(word);
+      const expansions = [...lexicon.related(word), ...synonyms.flatMap((synonym) => [synonym, ...lexicon.related(synonym)])];
+      return [...new Set(expansions)].filter((candidate) => candidate !== word).slice(0, EXPANSIONS_PER_WORD);
     },
+  };
+  return {
+    expander,
+    scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
     crossLinks: {
       strongest: (book, chapter, verse, limit) =>
         crossReferences.strongest(book, chapter, verse, limit).map((link) => ({

@@ -27,6 +27,13 @@ export function printEvalTable(report: EvalReport): void {
     console.log([name.padEnd(12), String(metrics.n).padStart(3), ...keys.map((key) => (metrics[key] ?? 0).toFixed(3).padStart(10))].join(" "));
   }
   console.log(`fora do tema: ${report.offtopic.n} (sem resultados: ${report.offtopic.empty})`);
+  const refusals = report.refusals;
+  if (refusals) {
+    console.log(`recusadas como fora do tema: ${refusals.offtopic.refused} de ${refusals.offtopic.n} perguntas fora do tema`);
+    const wrong = Object.entries(refusals.wronglyRefused).map(([type, tally]) => `${type} ${tally.refused}/${tally.n}`);
+    console.log(`recusadas por engano: ${wrong.length > 0 ? wrong.join(", ") : "nenhuma pergunta de outro tipo"}`);
+    for (const query of refusals.refusedQueries) console.log(`  recusada por engano: ${query.id} (${query.type}) ${query.query}`);
+  }
 }
 
 export function printDocumentResults(response: DocumentSearchResponse): void {

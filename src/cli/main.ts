@@ -225,11 +225,13 @@ program
     const queries = parseEvalFile(text, options.queries);
     const report = await withEngine(settings, async (engine) => {
       const rankings: string[][] = [];
+      const refused: boolean[] = [];
       for (const query of queries) {
         const response = await engine.search(query.query, { k: options.k, mode: options.mode });
         rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
+        refused.push(response.scope?.inScope === false);
       }
-      return evaluateRankings(queries, rankings, options.k, options.mode);
+      return evaluateRankings(queries, rankings, options.k, options.mode, refused);
     });
     if (options.json) {
       const { perQuery, ...rest } = report;

@@ -9,8 +9,8 @@ import { isLlmError } from "../../core/chat/llm.js";
 import type { DocumentSearch } from "../../core/documents/search.js";
 import { buildDocumentPassages, type DocumentPassage } from "../../core/grounding/document-passages.js";
 import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
-import { buildDocumentChatPrompt, DOCUMENT_NO_EVIDENCE_MESSAGE } from "../../core/grounding/document-prompt.js";
-import { INTERNAL_ERROR, type ChatEvent, type ChatInput } from "../chat.js";
+import { buildDocumentChatPrompt, DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
+import { INTERNAL_ERROR, refuseOutOfScope, type ChatEvent, type ChatInput } from "../chat.js";
 
 /** What the browser receives for a document excerpt. */
 export interface DocumentSourceJson {
@@ -41,13 +41,17 @@ export interface DocumentChatDependencies {
 export async function* answerFromCollection(deps: DocumentChatDependencies, input: ChatInput): AsyncGenerator<ChatEvent> {
   const { search } = deps;
   const response = await search.search(input.message, { k: deps.topK });
+  if (response.scope && !response.scope.inScope) {
+    yield* refuseOutOfScope(input.conversationId, response.scope, documentOutOfScopeMessage(search.collection), search.collection);
+    return;
+  }
   const passages = buildDocumentPassages(response.results);
   const sources = passages.map((passage, i) => toSourceJson(passage, search.collection, response.results[i]!.discipline));
   yield { event: "sources", data: { conversationId: input.conversationId, collection: search.collection, sources } };
 
   if (passages.length === 0) {
     yield { event: "token", data: { text: DOCUMENT_NO_EVIDENCE_MESSAGE } };
-    yield { event: "done", data: { citations: [] } };
+    yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
     return;
   }
 

@@ -8,6 +8,7 @@ import type { Settings } from "../../config/settings.js";
 import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/documents/search.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
 import { parseDenseChoice } from "../dense.js";
+import { loadScopeResources } from "../scope.js";
 import { loadCollectionEmbedder } from "./dense.js";
 
 export interface LoadedCollection {
@@ -68,11 +69,15 @@ export async function loadCollection(
     }
   }
   const useDense = matrix !== undefined && dense.embedder !== undefined;
+  const { lexicons, model } = await loadScopeResources();
   const search = new DocumentSearch(
     name,
     chunks,
     useDense ? matrix : undefined,
-    useDense ? { embedder: dense.embedder } : { ...(reason === undefined ? {} : { denseUnavailableReason: reason }) },
+    {
+      ...(useDense ? { embedder: dense.embedder } : reason === undefined ? {} : { denseUnavailableReason: reason }),
+      scope: { lexicons, model },
+    },
     documentSearchSettings(settings),
   );
   const loaded: LoadedCollection = { name, search, documents: store.documentCount(), chunks: chunks.length };

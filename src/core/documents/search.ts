@@ -6,7 +6,9 @@
  * Scores of different silos are not comparable (each has its own IDF and average length),
  * so silo rankings are merged by rank, never by score. Pure apart from the embedder call.
  */
-import { analyze, foldAccents } from "../analysis/index.js";
+import { analyze, analyzeTokens, foldAccents } from "../analysis/index.js";
+import { textVocabulary, type CorpusVocabulary } from "../scope/features.js";
+import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { Bm25Index } from "../search/bm25.js";
 import { DENSE, LEXICAL, fuseHybrid } from "../search/fusion.js";
@@ -48,6 +50,8 @@ export interface DocumentSearchDependencies {
   embedder?: Embedder;
   /** Why there is no dense side, when there is none (shown to the user). */
   denseUnavailableReason?: string;
+  /** The out-of-scope gate's lexicons and classifier, judged against this collection's vocabulary. */
+  scope?: ScopeGateData;
 }
 
 export interface DocumentSearchOptions {
@@ -66,6 +70,8 @@ export interface DocumentSearchResponse {
   results: DocumentHit[];
   /** Plain-Portuguese notes about how the answer was produced (degraded modes, unknown discipline). */
   notices: string[];
+  /** Whether the collection has anything to say about the question (the out-of-scope gate), when loaded. */
+  scope?: ScopeDecision;
 }
 
 /** One discipline's lexical statistics: a BM25 index over its chunks alone. */
@@ -106,6 +112,7 @@ export class DocumentSearch {
   private readonly vectors: VectorIndex | undefined;
   private readonly byKey = new Map<string, number>();
   private readonly denseReason: string | undefined;
+  private vocabularyValue: CorpusVocabulary | undefined;
 
   constructor(
     readonly collection: string,
@@ -132,6 +139,12 @@ export class DocumentSearch {
     return this.chunks.length;
   }
 
+  /** The collection's vocabulary, for the out-of-scope gate. */
+  vocabulary(): CorpusVocabulary {
+    this.vocabularyValue ??= textVocabulary(this.chunks, (text) => analyzeTokens(text));
+    return this.vocabularyValue;
+  }
+
   get denseAvailable(): boolean {
     return this.vectors !== undefined && this.deps.embedder !== undefined;
   }
@@ -154,13 +167,15 @@ export class DocumentSearch {
       notices.push(denseUnavailableNotice(this.denseReason));
       mode = "lexical";
     }
-    const respond = (results: DocumentHit[]): DocumentSearchResponse => ({
-      query,
-      collection: this.collection,
-      mode,
-      results,
-      notices,
-    });
+    const respond = (results: DocumentHit[]): DocumentSearchResponse => {
+      const response: DocumentSearchResponse = { query, collection: this.collection, mode, results, notices };
+      const scope = this.deps.scope;
+      if (scope) {
+        const evidence = results.map((hit) => ({ via: hit.via, matchedTerms: hit.matchedTerms, reference: hit.citation }));
+        response.scope = decideScope({ ...scope, vocabulary: this.vocabulary() }, { question: query, results: evidence });
+      }
+      return response;
+    };
 
     let silos = [...this.silos.values()];
     if (options.discipline !== undefined) {

@@ -49,6 +49,15 @@ export interface DocumentChatPromptInput {
 }
 
 /** Shown instead of an answer when retrieval found no excerpt (the model is not called). */
+/** The fixed reply when the out-of-scope gate decides the collection does not treat the question. */
+export function documentOutOfScopeMessage(collection: string): string {
+  return (
+    `Essa pergunta foge do que o material da coleção “${collection}” trata, e eu respondo só a partir ` +
+    "dele. Posso ajudar com perguntas sobre os temas, as lições e os conceitos das aulas e apostilas " +
+    "dessa coleção."
+  );
+}
+
 export const DOCUMENT_NO_EVIDENCE_MESSAGE =
   "Não encontrei, nos documentos que consultei, trechos que respondam a essa pergunta, e prefiro " +
   "não responder sem uma base clara no material. Você pode tentar perguntar de outro jeito, com " +

@@ -50,6 +50,17 @@ export const HISTORY_MESSAGE_MAX_CHARS = 2000;
 export const HISTORY_MAX_MESSAGES = 20;
 
 /** Shown instead of an answer when retrieval found nothing (the model is not called). */
+/**
+ * The fixed reply when the out-of-scope gate decides the Bible has nothing to say about the
+ * question (the model is not called): kind, and says what the assistant can help with.
+ */
+export const OUT_OF_SCOPE_MESSAGE =
+  "Essa pergunta foge do que eu sei responder: eu respondo só a partir da Bíblia, e ela não trata " +
+  "desse assunto. Posso ajudar com o que a Bíblia diz sobre a sua vida e a sua fé — medo, " +
+  "ansiedade, perdão, família, trabalho, dinheiro, luto —, com histórias e personagens bíblicos, " +
+  "ou com uma passagem, como “João 3:16”. Se quiser, conte o que está vivendo, que eu procuro o que " +
+  "as Escrituras dizem.";
+
 export const NO_EVIDENCE_MESSAGE =
   "Não encontrei, nos textos bíblicos que consultei, passagens que respondam a essa pergunta, " +
   "e prefiro não responder sem uma base clara nas Escrituras. Você pode tentar perguntar de outro " +

@@ -2,6 +2,8 @@ import { analyze, analyzeTokens, foldAccents, splitWords, tokenize, type AccentR
 import { bookByCode } from "../bible/books.js";
 import { expandReference, findReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { Embedder } from "../embedding/embedder.js";
+import { wordsByTerm, type CorpusVocabulary } from "../scope/features.js";
+import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { DENSE, LEXICAL, applyKeywordOnlyQuota } from "./fusion.js";
 import { wordBigrams } from "./phrases.js";
@@ -55,6 +57,8 @@ export interface SearchResponse {
   references: ReferenceLookup[];
   /** Plain-Portuguese notes about how the answer was produced (degraded modes). */
   notices: string[];
+  /** Whether the Bible has anything to say about the question (the out-of-scope gate), when the gate is loaded. */
+  scope?: ScopeDecision;
 }
 
 export interface SearchSettings {
@@ -158,6 +162,8 @@ export interface EngineDependencies {
   crossLinks?: CrossLinks;
   /** Which source answers explicit references and is searched by default. */
   primarySource?: string;
+  /** The out-of-scope gate's lexicons and classifier; without them no decision is made. */
+  scope?: ScopeGateData;
 }
 
 const KEY_SEPARATOR = "|";
@@ -184,6 +190,7 @@ export class SearchEngine {
   /** Per document, 0..1: log inbound cross-reference votes, normalised. */
   private readonly prior: Float32Array | undefined;
   readonly primarySource: string | undefined;
+  private corpusVocabulary: CorpusVocabulary | undefined;
 
   constructor(
     readonly verses: readonly EngineVerse[],
@@ -213,6 +220,18 @@ export class SearchEngine {
   private exact(): Bm25Index {
     this.exactIndex ??= new Bm25Index(this.verses.map((verse) => tokenize(verse.text)));
     return this.exactIndex;
+  }
+
+  /** The corpus statistics the out-of-scope gate reads (verse documents, stems and exact words). */
+  vocabulary(): CorpusVocabulary {
+    this.corpusVocabulary ??= {
+      documentCount: this.lexical.documentCount,
+      termFrequency: (term) => this.lexical.documentFrequency(term),
+      wordFrequency: (word) => this.exact().documentFrequency(word),
+      wordsOfTerm: wordsByTerm(this.verses.map((verse) => verse.text)),
+      analyze: (text) => analyzeTokens(text, this.restoreAccents),
+    };
+    return this.corpusVocabulary;
   }
 
   get denseAvailable(): boolean {
@@ -275,7 +294,7 @@ export class SearchEngine {
 
     const { lookups, docs: referenceDocs } = this.resolveReferences(query);
     const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
-    if (results.length >= k) return { query, mode, results, references: lookups, notices };
+    if (results.length >= k) return this.withScope({ query, mode, results, references: lookups, notices });
 
     const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
     const found = await this.rank(remainder, mode, k);
@@ -285,7 +304,18 @@ export class SearchEngine {
       if (seen.has(hit.doc)) continue;
       results.push(this.toResult(hit.doc, hit.via, hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
     }
-    return { query, mode, results, references: lookups, notices };
+    return this.withScope({ query, mode, results, references: lookups, notices });
+  }
+
+  /** The response with the out-of-scope gate's decision, when the gate is loaded. */
+  private withScope(response: SearchResponse): SearchResponse {
+    const scope = this.deps.scope;
+    if (!scope) return response;
+    const hasReference = response.references.some((reference) => reference.ok);
+    return {
+      ...response,
+      scope: decideScope({ ...scope, vocabulary: this.vocabulary() }, { question: response.query, hasReference, results: response.results }),
+    };
   }
 
   private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {

@@ -47,6 +47,11 @@ export interface EvalReport {
   overall: MetricsJson;
   byType: Record<string, MetricsJson>;
   offtopic: { n: number; empty: number };
+  /**
+   * The out-of-scope gate, when its decisions were given: off-topic questions refused, and for
+   * every other type how many were refused wrongly.
+   */
+  refusals?: { offtopic: { n: number; refused: number }; wronglyRefused: Record<string, { n: number; refused: number }>; refusedQueries: { id: string; type: string; query: string }[] };
   perQuery: { id: string; type: string; query: string; ndcg: number; hit: number; top: string[] }[];
 }
 
@@ -58,6 +63,8 @@ export function evaluateRankings(
   rankings: readonly (readonly string[])[],
   k: number,
   mode: string,
+  /** Per query: whether the out-of-scope gate refused it (omit when there is no gate). */
+  refused?: readonly boolean[],
 ): EvalReport {
   const scored: { query: EvalQuery; metrics: QueryMetrics; ranked: readonly string[] }[] = [];
   let offtopic = 0;
@@ -75,7 +82,7 @@ export function evaluateRankings(
   for (const type of [...new Set(scored.map((s) => s.query.type))].sort()) {
     byType[type] = toJson(averageMetrics(scored.filter((s) => s.query.type === type).map((s) => s.metrics)), k);
   }
-  return {
+  const report: EvalReport = {
     queries: queries.length,
     mode,
     k,
@@ -91,6 +98,24 @@ export function evaluateRankings(
       top: s.ranked.slice(0, 3) as string[],
     })),
   };
+  if (refused) report.refusals = tallyRefusals(queries, refused);
+  return report;
+}
+
+function tallyRefusals(queries: readonly EvalQuery[], refused: readonly boolean[]): NonNullable<EvalReport["refusals"]> {
+  const offtopic = { n: 0, refused: 0 };
+  const wronglyRefused: Record<string, { n: number; refused: number }> = {};
+  const refusedQueries: { id: string; type: string; query: string }[] = [];
+  queries.forEach((query, i) => {
+    const isOfftopic = query.type === "offtopic" || query.relevant.length === 0;
+    const tally = isOfftopic ? offtopic : (wronglyRefused[query.type] ??= { n: 0, refused: 0 });
+    tally.n++;
+    if (refused[i]) {
+      tally.refused++;
+      if (!isOfftopic) refusedQueries.push({ id: query.id, type: query.type, query: query.query });
+    }
+  });
+  return { offtopic, wronglyRefused: Object.fromEntries(Object.entries(wronglyRefused).sort(([a], [b]) => a.localeCompare(b))), refusedQueries };
 }
 
 function toJson(metrics: AggregateMetrics, k: number): MetricsJson {

@@ -11,6 +11,7 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
       </article>
     );
   }
+  if (message.refusal === "out_of_scope") return <OutOfScopeView message={message} />;
   const waiting = message.status === "streaming" && message.content === "";
   const found = message.sources.length > 0;
   const thinking = message.collection
@@ -47,6 +48,21 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
         </div>
       )}
       <SourcesPanel sources={message.sources} citations={message.citations} />
+    </article>
+  );
+}
+
+/**
+ * An answer the server refused because the question is out of what the Bible (or the
+ * collection) treats: its own state, with the kind reply and no sources panel.
+ */
+function OutOfScopeView({ message }: { message: AssistantMessage }) {
+  return (
+    <article className="message assistant refusal" aria-label="Pergunta fora do tema" data-status={message.status} data-refusal="out_of_scope">
+      <div className="refusal-box" role="note">
+        <p className="refusal-title">{message.collection ? "Fora do que esta coleção trata" : "Fora do que a Bíblia trata"}</p>
+        <AnswerText text={message.content} documentCitations={[]} />
+      </div>
     </article>
   );
 }

@@ -75,10 +75,13 @@ export interface ChatRequest {
   collection?: string;
 }
 
+/** Why an answer came without the model: out of what the Bible (or the collection) treats, or nothing found. */
+export type Refusal = "out_of_scope" | "no_evidence";
+
 export type ChatEvent =
   | { type: "sources"; conversationId: string; collection?: string; sources: Source[] }
   | { type: "token"; text: string }
-  | { type: "done"; citations: string[] };
+  | { type: "done"; citations: string[]; refusal?: Refusal };
 
 export interface CrossReference {
   reference: string;
@@ -204,9 +207,11 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
         const data = parseJson(message.data) as { text?: unknown };
         if (typeof data.text === "string" && data.text !== "") yield { type: "token", text: data.text };
       } else if (message.event === "done") {
-        const data = parseJson(message.data) as { citations?: unknown };
+        const data = parseJson(message.data) as { citations?: unknown; refusal?: unknown };
         gotDone = true;
-        yield { type: "done", citations: Array.isArray(data.citations) ? data.citations.filter((c): c is string => typeof c === "string") : [] };
+        const citations = Array.isArray(data.citations) ? data.citations.filter((c): c is string => typeof c === "string") : [];
+        const refusal = data.refusal === "out_of_scope" || data.refusal === "no_evidence" ? data.refusal : undefined;
+        yield { type: "done", citations, ...(refusal ? { refusal } : {}) };
         return;
       } else if (message.event === "error") {
         const data = parseJson(message.data) as { code?: unknown; message?: unknown };

@@ -1,4 +1,4 @@
-import { BIBLE_COLLECTION, type ApiErrorKind, type Source } from "./api";
+import { BIBLE_COLLECTION, type ApiErrorKind, type Refusal, type Source } from "./api";
 
 /** The conversation as the page keeps it, saved in localStorage so that a reload keeps it. */
 
@@ -18,6 +18,8 @@ export interface AssistantMessage {
   /** The citations the server confirmed (the `done` event); null until then. */
   citations: string[] | null;
   status: "streaming" | "done" | "stopped" | "error";
+  /** Set when the server answered without the model: "out_of_scope" is shown as its own state. */
+  refusal?: Refusal;
   /** The document collection it was asked of; absent for the Bible. */
   collection?: string;
   error?: { kind: ApiErrorKind; code: string; message: string };

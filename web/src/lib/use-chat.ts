@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { ApiError, BIBLE_COLLECTION, streamChat, type ChatRequest, type ChatTurn, type Source } from "./api";
+import { ApiError, BIBLE_COLLECTION, streamChat, type ChatRequest, type ChatTurn, type Refusal, type Source } from "./api";
 import { loadConversation, newId, saveConversation, type AssistantMessage, type Conversation, type Message } from "./storage";
 
 /** How many past messages go back to the server as history (it keeps the last 10 exchanges). */
@@ -9,7 +9,7 @@ type Action =
   | { type: "start"; user: Message; assistant: AssistantMessage; replace?: { userId?: string; assistantId: string } }
   | { type: "sources"; id: string; conversationId: string; sources: Source[] }
   | { type: "token"; id: string; text: string }
-  | { type: "done"; id: string; citations: string[] }
+  | { type: "done"; id: string; citations: string[]; refusal?: Refusal }
   | { type: "stopped"; id: string }
   | { type: "error"; id: string; error: NonNullable<AssistantMessage["error"]> }
   | { type: "reset" };
@@ -36,7 +36,12 @@ export function chatReducer(state: Conversation, action: Action): Conversation {
     case "token":
       return updateAssistant(state, action.id, (message) => ({ ...message, content: message.content + action.text }));
     case "done":
-      return updateAssistant(state, action.id, (message) => ({ ...message, citations: action.citations, status: "done" }));
+      return updateAssistant(state, action.id, (message) => ({
+        ...message,
+        citations: action.citations,
+        status: "done",
+        ...(action.refusal ? { refusal: action.refusal } : {}),
+      }));
     case "stopped":
       return updateAssistant(state, action.id, (message) => (message.status === "streaming" ? { ...message, status: "stopped" } : message));
     case "error":
@@ -126,7 +131,7 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void; c
       for await (const event of streamChat(request, abort.signal)) {
         if (event.type === "sources") dispatch({ type: "sources", id: assistant.id, conversationId: event.conversationId, sources: event.sources });
         else if (event.type === "token") dispatch({ type: "token", id: assistant.id, text: event.text });
-        else dispatch({ type: "done", id: assistant.id, citations: event.citations });
+        else dispatch({ type: "done", id: assistant.id, citations: event.citations, ...(event.refusal ? { refusal: event.refusal } : {}) });
       }
       if (abort.signal.aborted) dispatch({ type: "stopped", id: assistant.id });
     } catch (caught) {

@@ -1,0 +1,161 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadScopeResources } from "../src/app/scope.js";
+import { CollectionService } from "../src/app/collections/service.js";
+import { readSettings } from "../src/config/settings.js";
+import { tempDir } from "./support/usfx.js";
+import { analyzeTokens } from "../src/core/analysis/index.js";
+import { contentTokens, CUE_PREFIX, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES } from "../src/core/scope/features.js";
+import { decideScope, faithWordsOf, type ScopeModel } from "../src/core/scope/gate.js";
+import { fitLogistic, predict } from "../src/core/scope/logistic.js";
+import { parseTopicRows, TopicLexicon } from "../src/core/scope/topics.js";
+import { openBibleEngine, ROOT } from "./support/bible-index.js";
+
+let loaded: Awaited<ReturnType<typeof openBibleEngine>>;
+beforeAll(async () => {
+  loaded = await openBibleEngine();
+}, 180_000);
+afterAll(async () => loaded?.close());
+
+const scopeOf = async (question: string) => {
+  const response = await loaded.engine.search(question);
+  expect(response.scope).toBeDefined();
+  return response.scope!;
+};
+
+/** The questions a new user tried on the embedded default (issue 11), answered with verses then. */
+const OFF_TOPIC = [
+  "como fazer um bolo de chocolate?",
+  "qual a cotação do dólar hoje?",
+  "quem ganhou a copa do mundo de 2002?",
+  "me explique a teoria da relatividade",
+];
+
+/** Worldly questions a pastor answers from the Bible. */
+const WORLDLY_PASTORAL = [
+  "perdi meu emprego e estou com medo",
+  "o que Jesus disse sobre pagar impostos?",
+  "posso tomar vinho sendo cristão?",
+  "estou endividado e desesperado",
+];
+
+describe("the out-of-scope gate on the real Bible index", () => {
+  it.each(OFF_TOPIC)("refuses %s", async (question) => {
+    const scope = await scopeOf(question);
+    expect(scope.inScope).toBe(false);
+    expect(scope.reasons.rule).toBe("model");
+    expect(scope.confidence).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it.each(WORLDLY_PASTORAL)("keeps %s", async (question) => {
+    expect((await scopeOf(question)).inScope).toBe(true);
+  });
+
+  it("keeps quotations, stories, references and feelings", async () => {
+    for (const question of ["no princípio criou Deus os céus e a terra", "a história de Jonas", "Jo 3:16", "estou com medo do futuro", "a parábola do filho pródigo"]) {
+      expect((await scopeOf(question)).inScope, question).toBe(true);
+    }
+  });
+
+  it("a question that mentions the Bible is in scope, even about what it does not treat", async () => {
+    const scope = await scopeOf("a Bíblia fala de dinossauros?");
+    expect(scope).toMatchObject({ inScope: true, confidence: 1, reasons: { rule: "faith_word", faithWords: ["biblia"] } });
+    expect(scope.reasons.foreign).toContain("dinossauros");
+  });
+
+  it("an explicit reference decides by itself", async () => {
+    expect((await scopeOf("Rm 8:28 e a cotação do dólar")).reasons.rule).toBe("reference");
+  });
+
+  it("explains a refusal: the words foreign to the corpus and what they name", async () => {
+    const scope = await scopeOf("qual a cotação do dólar hoje?");
+    expect(scope.inScope).toBe(false);
+    expect(scope.reasons.foreign).toEqual(["cotacao", "dolar"]);
+    expect(scope.reasons.carried).toEqual([]);
+    expect(scope.reasons.topics[0]).toBe("noun.possession");
+    expect(scope.reasons.weighed[0]!.contribution).toBeGreaterThan(0);
+    expect(scope.outOfScopeProbability).toBeGreaterThan(0.5);
+  });
+
+  it("explains a kept question: the words that carried it and the passages that support it", async () => {
+    const scope = await scopeOf("perdi meu emprego e estou com medo");
+    expect(scope.inScope).toBe(true);
+    expect(scope.reasons.carried.map((word) => word.word)).toEqual(expect.arrayContaining(["medo", "emprego"]));
+    expect(scope.reasons.carried.find((word) => word.word === "medo")!.documents).toBeGreaterThan(100);
+    expect(scope.reasons.foreign).toEqual([]);
+    expect(scope.reasons.weighed.some((entry) => entry.feature === "firstPerson" && entry.contribution < 0)).toBe(true);
+  });
+
+  it("reads a typo of a corpus word as that word, not as a foreign one", async () => {
+    const words = wordEvidence("estou com mdeo do futuro", loaded.engine.vocabulary(), (await loadScopeResources()).lexicons);
+    expect(words.find((word) => word.word === "mdeo")).toMatchObject({ status: "typo", correctedTo: "medo" });
+  });
+
+  it("does not take a stem collision for a known word ('relatividade' is not 'relatar')", async () => {
+    const words = wordEvidence("teoria da relatividade", loaded.engine.vocabulary(), (await loadScopeResources()).lexicons);
+    expect(words.map((word) => [word.word, word.status])).toEqual([
+      ["teoria", "foreign"],
+      ["relatividade", "foreign"],
+    ]);
+  });
+});
+
+describe("the gate's pieces", () => {
+  it("drops stopwords, numbers and question words from the content words", () => {
+    const vocabulary = textVocabulary([], (text) => analyzeTokens(text));
+    expect(contentTokens("como fazer um bolo de chocolate em 2024?", vocabulary).map((token) => token.surface)).toEqual(["bolo", "chocolate"]);
+  });
+
+  it("faith words are found folded", () => {
+    expect(faithWordsOf("O que a BIBLIA diz sobre Jesus?")).toEqual(["biblia", "jesus"]);
+    expect(faithWordsOf("por que o céu é azul?")).toEqual([]);
+  });
+
+  it("fits a logistic regression that separates a toy problem and predicts in 0..1", () => {
+    const rows = [{ a: 0 }, { a: 0.1 }, { a: 0.9 }, { a: 1 }];
+    const model = fitLogistic(["a"], rows, [0, 0, 1, 1], { l2: 0 });
+    expect(model.weights[0]!).toBeGreaterThan(0);
+    expect(predict(model, { a: 1 })).toBeGreaterThan(0.8);
+    expect(predict(model, { a: 0 })).toBeLessThan(0.2);
+  });
+
+  it("topics are found by stem, so inflected words reach their lemma", () => {
+    const topics = new TopicLexicon(parseTopicRows("imposto\tnoun.possession,noun.possession\tcommerce\n"));
+    expect(topics.topics(analyzeTokens("impostos")[0]!.term)).toEqual({ lexnames: new Map([["noun.possession", 1]]), domains: new Set(["commerce"]) });
+  });
+
+  it("the shipped model weighs every feature the code computes, plus learned word cues", async () => {
+    const { model } = await loadScopeResources();
+    expect(model.features.slice(0, FEATURE_NAMES.length)).toEqual(FEATURE_NAMES);
+    expect(model.features.slice(FEATURE_NAMES.length).every((name) => name.startsWith(CUE_PREFIX))).toBe(true);
+    expect(model.weights).toHaveLength(model.features.length);
+    expect(model.threshold).toBeGreaterThan(0.5);
+    expect(model.threshold).toBeLessThan(1);
+  });
+
+  it("a question with no content word is left to retrieval (no decision against it)", () => {
+    const vocabulary = textVocabulary([{ text: "amai os vossos inimigos", terms: analyzeTokens("amai os vossos inimigos").map((t) => t.term) }], (text) => analyzeTokens(text));
+    const model: ScopeModel = { features: [...FEATURE_NAMES], weights: FEATURE_NAMES.map(() => 10), bias: 10, threshold: 0.5 };
+    const lexicons = { words: { hasStem: () => true }, topics: new TopicLexicon([]) };
+    expect(decideScope({ vocabulary, lexicons, model }, { question: "o que é que nós somos" })).toMatchObject({ inScope: true, reasons: { rule: "no_content" } });
+    expect(scopeFeatures("o que é", [])).toMatchObject({ noContent: 1 });
+  });
+});
+
+describe("the gate on a document collection, against its own vocabulary", () => {
+  it("refuses a cake recipe on the sample lessons and keeps a question they treat", async () => {
+    const collections = new CollectionService(readSettings({ DATA_DIR: tempDir("pastor-scope-"), COLLECTIONS_DIR: path.join(ROOT, "collections") }));
+    await collections.open();
+    await collections.reload("exemplo");
+    try {
+      const search = collections.get("exemplo")!.search;
+      const cake = await search.search("como fazer um bolo de chocolate?");
+      expect(cake.scope).toMatchObject({ inScope: false });
+      const trinity = await search.search("o que é a Trindade?");
+      expect(trinity.scope?.inScope).toBe(true);
+      expect(trinity.scope?.reasons.carried.map((word) => word.word)).toContain("trindade");
+    } finally {
+      await collections.close();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The out-of-scope gate through /api/chat: off-topic questions get the fixed reply with no
+ * model call and a `done` event that says so, with the offline stub, a scripted provider and
+ * the OpenAI adapter against a local fake of its wire protocol; worldly-pastoral questions are
+ * answered; the same gate runs on a document collection.
+ */
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createStubProvider } from "../src/adapters/llm/stub.js";
+import { createProvider, providerConfigFromEnv } from "../src/adapters/llm/providers.js";
+import { documentOutOfScopeMessage } from "../src/core/grounding/document-prompt.js";
+import { OUT_OF_SCOPE_MESSAGE } from "../src/core/grounding/prompt.js";
+import { tempDir } from "./support/usfx.js";
+import { realBibleIndex, ROOT } from "./support/bible-index.js";
+import { startFakeLlmServer, type FakeLlmServer } from "./support/fake-llm-servers.js";
+import { parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
+
+const OFF_TOPIC = [
+  "como fazer um bolo de chocolate?",
+  "qual a cotação do dólar hoje?",
+  "quem ganhou a copa do mundo de 2002?",
+  "me explique a teoria da relatividade",
+];
+const WORLDLY_PASTORAL = [
+  "perdi meu emprego e estou com medo",
+  "o que Jesus disse sobre pagar impostos?",
+  "posso tomar vinho sendo cristão?",
+  "estou endividado e desesperado",
+];
+
+let dataDir: string;
+beforeAll(async () => {
+  ({ dataDir } = await realBibleIndex());
+}, 180_000);
+
+async function withServer<T>(
+  provider: Parameters<typeof startTestServer>[1],
+  work: (server: TestServer) => Promise<T>,
+  env: Record<string, string> = {},
+  dir = dataDir,
+): Promise<T> {
+  const server = await startTestServer(dir, provider, env);
+  try {
+    return await work(server);
+  } finally {
+    await server.close();
+  }
+}
+
+describe("off-topic questions through /api/chat", () => {
+  it("writes the exact bytes of the refusal with the offline stub: no sources, the fixed reply, done with the refusal", async () => {
+    await withServer(createStubProvider({ chunkDelayMs: 0 }), async (server) => {
+      for (const message of OFF_TOPIC) {
+        const body = await (await postChat(server.url, { message, conversationId: "c-fora" })).text();
+        const events = parseSse(body);
+        expect(events.map((event) => event.event), message).toEqual(["sources", "token", "done"]);
+        const sources = events[0]!.data as { conversationId: string; sources: unknown[]; scope: { inScope: boolean; reasons: { rule: string } } };
+        expect(sources).toMatchObject({ conversationId: "c-fora", sources: [], scope: { inScope: false, reasons: { rule: "model" } } });
+        expect(body).toContain(`event: token\ndata: ${JSON.stringify({ text: OUT_OF_SCOPE_MESSAGE })}\n\n`);
+        expect(body.endsWith('event: done\ndata: {"citations":[],"refusal":"out_of_scope"}\n\n')).toBe(true);
+      }
+    });
+  });
+
+  it("never calls the model (scripted provider)", async () => {
+    const provider = new ScriptedProvider(["não deveria ser chamado"]);
+    await withServer(provider, async (server) => {
+      for (const message of OFF_TOPIC) await (await postChat(server.url, { message })).text();
+      expect(provider.requests).toHaveLength(0);
+    });
+  });
+
+  it("never reaches a real provider: the OpenAI adapter's fake server receives no request", async () => {
+    const fake: FakeLlmServer = await startFakeLlmServer("openai");
+    try {
+      fake.script({ chunks: ["Uma resposta qualquer."] });
+      const provider = createProvider(
+        providerConfigFromEnv({ LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini", OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: fake.apiKey }),
+      );
+      await withServer(provider, async (server) => {
+        for (const message of OFF_TOPIC) {
+          const events = parseSse(await (await postChat(server.url, { message })).text());
+          expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], refusal: "out_of_scope" } });
+        }
+        expect(fake.requests).toHaveLength(0);
+        // The same server still calls the provider for a real question (the gate runs first, the prompt's refusal stays second).
+        const events = parseSse(await (await postChat(server.url, { message: "o que Jesus disse sobre amar os inimigos?" })).text());
+        expect(events.at(-1)!.event).toBe("done");
+        expect(fake.requests).toHaveLength(1);
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe("worldly but pastoral questions are answered", () => {
+  it.each(WORLDLY_PASTORAL)("%s", async (message) => {
+    const provider = new ScriptedProvider(["Uma palavra de conforto."]);
+    await withServer(provider, async (server) => {
+      const events = parseSse(await (await postChat(server.url, { message })).text());
+      const sources = (events[0]!.data as { sources: unknown[]; scope?: unknown }).sources;
+      expect(sources.length).toBeGreaterThan(0);
+      expect((events[0]!.data as { scope?: unknown }).scope).toBeUndefined();
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [] } });
+      expect(provider.requests).toHaveLength(1);
+    });
+  });
+
+  it("the no-evidence answer keeps its own refusal", async () => {
+    const provider = new ScriptedProvider(["não deveria ser chamado"]);
+    await withServer(provider, async (server) => {
+      const events = parseSse(await (await postChat(server.url, { message: "o que é que nós somos" })).text());
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], refusal: "no_evidence" } });
+      expect(provider.requests).toHaveLength(0);
+    });
+  });
+});
+
+describe("the gate on a document collection", () => {
+  it("refuses a cake recipe over the sample lessons with the collection's reply, and answers what they treat", async () => {
+    const provider = new ScriptedProvider(["Segundo o material [1]."]);
+    await withServer(
+      provider,
+      async (server) => {
+        await server.collections.reload("exemplo");
+        const refused = parseSse(await (await postChat(server.url, { message: "como fazer um bolo de chocolate?", collection: "exemplo" })).text());
+        expect(refused.map((event) => event.event)).toEqual(["sources", "token", "done"]);
+        expect(refused[0]!.data).toMatchObject({ collection: "exemplo", sources: [], scope: { inScope: false } });
+        expect(refused[1]!.data).toEqual({ text: documentOutOfScopeMessage("exemplo") });
+        expect(refused[2]!.data).toEqual({ citations: [], refusal: "out_of_scope" });
+        expect(provider.requests).toHaveLength(0);
+        const answered = parseSse(await (await postChat(server.url, { message: "o que é a Trindade?", collection: "exemplo" })).text());
+        expect((answered[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
+        expect(provider.requests).toHaveLength(1);
+      },
+      { COLLECTIONS_DIR: path.join(ROOT, "collections") },
+      tempDir("pastor-scope-data-"),
+    );
+  });
+});
