@@ -4,8 +4,8 @@ import type { SearchResponse } from "../core/search/engine.js";
 import type { EvalReport } from "../core/search/eval.js";
 
 export function printSearchResults(response: SearchResponse): void {
-  for (const notice of response.notices) console.log(`aviso: ${notice}`);
-  for (const lookup of response.references) if (!lookup.ok) console.log(`referência inexistente: ${lookup.message}`);
+  for (const notice of response.notices) console.error(`aviso: ${notice}`);
+  for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${lookup.message}`);
   if (response.results.length === 0) {
     console.log("Nenhum versículo encontrado.");
     return;
@@ -30,7 +30,7 @@ export function printEvalTable(report: EvalReport): void {
 }
 
 export function printDocumentResults(response: DocumentSearchResponse): void {
-  for (const notice of response.notices) console.log(`aviso: ${notice}`);
+  for (const notice of response.notices) console.error(`aviso: ${notice}`);
   if (response.results.length === 0) {
     console.log(`Nenhum trecho encontrado na coleção ${response.collection}.`);
     return;
