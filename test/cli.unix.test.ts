@@ -158,6 +158,16 @@ describe("first run on an empty DATA_DIR", () => {
     expect(second.stderr).not.toMatch(/indexando/);
   });
 
+  it("eval builds the index first too, and its --json stdout stays pure JSON", async () => {
+    const env = workspace({ "good.xml": GOOD });
+    const queries = path.join(env.CORPUS_DIR, "..", "q.jsonl");
+    writeFileSync(queries, `${JSON.stringify({ id: "a", type: "lexical", query: "a terra era sem forma", relevant: ["GEN 1:2"] })}\n`);
+    const { code, stdout, stderr } = await pastor(["eval", "--queries", queries, "--json"], env);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ queries: 1, byType: { lexical: { n: 1, "hit@10": 1 } } });
+    expect(stderr.match(/o índice está vazio; indexando/g)).toHaveLength(1);
+  });
+
   it("a search that builds the index past a malformed file answers from the rest and exits 1", async () => {
     const env = workspace({ "good.xml": GOOD, "bad.xml": BAD });
     const { code, stdout, stderr } = await pastor(["search", "princípio", "--json"], env);
