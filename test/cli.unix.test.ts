@@ -49,6 +49,13 @@ describe("usage errors", () => {
     expect(stderr.split("\n")).toEqual([message, `Veja \`${help}\`.`, ""]);
   });
 
+  it("pastor help <command> is the command's help, on stdout, exit 0", async () => {
+    const { code, stdout } = await pastor(["help", "verses"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Uso: pastor verses <referência> \[--json\]\n/);
+    expect((await pastor(["help"])).code).toBe(0);
+  });
+
   it("no command: the help on stderr, exit 2", async () => {
     const { code, stdout, stderr } = await pastor([]);
     expect(code).toBe(2);

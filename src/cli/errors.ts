@@ -18,7 +18,8 @@ export class UsageError extends Error {}
 
 /** The exit code for an error that stopped a command. */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof CommanderError) return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? EXIT_OK : EXIT_USAGE;
+  // Commander "exits" 0 for help that was asked for (--help, `pastor help`), 1 for a parse error or help shown for one.
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   if (error instanceof UsageError || error instanceof SettingsError || error instanceof CollectionNotFoundError) return EXIT_USAGE;
   return EXIT_INPUT_FAILED;
 }
