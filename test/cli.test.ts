@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { storeEnvFor } from "./support/store.js";
+import { pastorFromSources, type CliRun } from "./support/cli.js";
 import { tempDir, writeFile } from "./support/usfx.js";
 
 let dataDir: string;
@@ -10,21 +10,9 @@ beforeAll(async () => {
   ({ dataDir } = await realBibleIndex());
 }, 180_000);
 
-/** Runs the real `pastor` CLI (TypeScript sources through tsx) in a child process. */
-function pastor(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the real `pastor` CLI (TypeScript sources through tsx) in a child process, on the shared Bible index. */
+function pastor(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return pastorFromSources(args, { DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env });
 }
 
 describe("pastor verses", () => {
@@ -74,13 +62,13 @@ describe("pastor search --json", () => {
 
   it("rejects a bad option with a clear message", async () => {
     const { code, stderr } = await pastor(["search", "fé", "--mode", "magic"]);
-    expect(code).not.toBe(0);
-    expect(stderr).toMatch(/hybrid, lexical ou dense/);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^pastor: valor inválido para --mode <modo>: "magic" \(use hybrid, lexical ou dense\)$/m);
   });
 
   it("stops on an invalid setting, naming the variable", async () => {
     const { code, stderr } = await pastor(["search", "fé"], { TOP_K: "abc" });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/TOP_K/);
   });
 });
@@ -141,7 +129,7 @@ describe("pastor reload and pastor search --collection", () => {
     expect(body.results[0]!.lexicalScore).toBeGreaterThan(0);
 
     const missing = await pastor(["search", "--collection", "nenhuma", "x"], env);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/pastor: Coleção "nenhuma" não encontrada\. Coleções disponíveis: exemplo\./);
   });
 });

@@ -4,8 +4,14 @@ import type { SearchResponse } from "../core/search/engine.js";
 import type { EvalReport } from "../core/search/eval.js";
 
 export function printSearchResults(response: SearchResponse): void {
-  for (const notice of response.notices) console.log(`aviso: ${notice}`);
-  for (const lookup of response.references) if (!lookup.ok) console.log(`referência inexistente: ${lookup.message}`);
+  for (const notice of response.notices) console.error(`aviso: ${notice}`);
+  for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${lookup.message}`);
+  if (response.scope && !response.scope.inScope) {
+    const foreign = response.scope.reasons.foreign;
+    console.error(
+      `aviso: pergunta fora do tema (confiança ${response.scope.confidence.toFixed(2)}${foreign.length > 0 ? `; palavras que a Bíblia não usa: ${foreign.join(", ")}` : ""}); o chat responderia com a recusa, sem versículos`,
+    );
+  }
   if (response.results.length === 0) {
     console.log("Nenhum versículo encontrado.");
     return;
@@ -37,7 +43,7 @@ export function printEvalTable(report: EvalReport): void {
 }
 
 export function printDocumentResults(response: DocumentSearchResponse): void {
-  for (const notice of response.notices) console.log(`aviso: ${notice}`);
+  for (const notice of response.notices) console.error(`aviso: ${notice}`);
   if (response.results.length === 0) {
     console.log(`Nenhum trecho encontrado na coleção ${response.collection}.`);
     return;

@@ -1,22 +1,28 @@
 import { Command, InvalidArgumentError } from "commander";
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { indexCorpus } from "../app/indexer.js";
-import { parseDenseChoice } from "../app/dense.js";
 import { loadEngine } from "../app/load-engine.js";
-import { loadSettings, openStore } from "../app/runtime.js";
+import { loadSettings } from "../app/runtime.js";
 import { loadRetrievalAids } from "../app/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
-import { evaluateRankings, parseEvalFile, EvalFileError } from "../core/search/eval.js";
+import { evaluateRankings, parseEvalFile } from "../core/search/eval.js";
 import type { SearchMode, SearchResponse } from "../core/search/engine.js";
-import { createProgressReporter } from "./progress.js";
 import { printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
-import { CollectionNotFoundError, CollectionService } from "../app/collections/service.js";
+import { CollectionService } from "../app/collections/service.js";
 import type { DocumentSearchResponse } from "../core/documents/search.js";
+import { configurePortuguese, withExamples } from "./commander-pt.js";
+import { EXIT_INPUT_FAILED, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
+import { requireWritableDataDir } from "./folders.js";
+import { ensureIndex, printIndexErrors, runIndexing } from "./indexing.js";
+import { openCliStore } from "./store.js";
+import { lookupVerses, readPrimaryVerses } from "./verses.js";
 
-const program = new Command();
-program.name("pastor").description("Pastor Online: busca e respostas bíblicas fundamentadas.").showHelpAfterError();
+const program = configurePortuguese(new Command());
+program.name("pastor").usage("<comando> [opções]").description("Pastor Online: busca e respostas bíblicas fundamentadas.");
+withExamples(program, ['pastor verses "Jo 3:16"', 'pastor search "o que Jesus disse sobre amar os inimigos?"', "pastor index"]).addHelpText(
+  "after",
+  "\nCódigos de saída: 0 tudo certo; 1 alguma entrada falhou (nomeada; o resto foi feito);\n2 erro de uso ou de configuração (nada foi feito).",
+);
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -29,123 +35,122 @@ function searchMode(value: string): SearchMode {
   return value;
 }
 
-program
-  .command("serve")
-  .description("inicia o servidor (API e aplicativo web) na porta PORT; indexa em segundo plano se AUTO_INDEX")
-  .action(async () => {
-    const settings = loadSettings();
-    const { startServer } = await import("../server/main.js");
-    const server = await startServer(settings);
-    console.error(`Pastor Online em http://localhost:${server.port}`);
-    const stop = () => void server.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-
-program
-  .command("index")
-  .description("indexa os arquivos USFX de CORPUS_DIR (incremental: só refaz o que mudou)")
-  .option("--json", "imprime um resumo em JSON")
-  .action(async (options: { json?: boolean }) => {
-    const settings = loadSettings();
-    const store = await openStore(settings);
-    const progress = createProgressReporter();
-    try {
-      const summary = await indexCorpus({
-        store,
-        corpusDir: path.resolve(settings.CORPUS_DIR),
-        contextWindow: settings.CONTEXT_WINDOW,
-        batchSize: settings.INDEX_BATCH_SIZE,
-        dense: parseDenseChoice(settings.EMBEDDING_MODEL),
-        lockTtlMs: settings.INDEX_LOCK_TTL_MS,
-        onProgress: (p) => {
-          progress.update(p);
-          if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);
-        },
-      });
-      progress.stop();
-      if (options.json) {
-        console.log(JSON.stringify(summary, null, 2));
-      } else {
-        for (const source of summary.sources) console.log(`${source.file}: ${source.verses} versículos (${actionLabel(source.action)})`);
-        for (const removed of summary.removedSources) console.log(`${removed}: removido do índice`);
-        for (const error of summary.errors) console.error(`erro: ${error.message}`);
-        console.log(
-          `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
-        );
-      }
-      if (summary.errors.length > 0) process.exitCode = 1;
-    } finally {
-      progress.stop();
-      await store.close();
+withExamples(
+  program
+    .command("serve")
+    .usage("[--help]")
+    .description("inicia o servidor (API e aplicativo web) na porta PORT; indexa em segundo plano se AUTO_INDEX"),
+  ["PORT=8081 pastor serve"],
+).action(async () => {
+  const settings = loadSettings();
+  requireWritableDataDir(settings.DATA_DIR);
+  const { startServer } = await import("../server/main.js");
+  const server = await startServer(settings).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new SettingsError("PORT", `= ${settings.PORT}: a porta já está em uso por outro programa; escolha outra, por exemplo PORT=8081 npm start`);
     }
+    throw error;
   });
+  console.error(`Pastor Online em http://localhost:${server.port}`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+});
+
+withExamples(
+  program
+    .command("index")
+    .usage("[--json]")
+    .description("indexa os arquivos USFX de CORPUS_DIR (incremental: só refaz o que mudou)")
+    .option("--json", "imprime um resumo em JSON"),
+  ["pastor index --json"],
+).action(async (options: { json?: boolean }) => {
+  const settings = loadSettings();
+  const store = await openCliStore(settings);
+  try {
+    const summary = await runIndexing(settings, store);
+    if (options.json) {
+      console.log(JSON.stringify(summary, null, 2));
+    } else {
+      for (const source of summary.sources) console.log(`${source.file}: ${source.verses} versículos (${actionLabel(source.action)})`);
+      for (const removed of summary.removedSources) console.log(`${removed}: removido do índice`);
+      console.log(
+        `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
+      );
+    }
+    printIndexErrors(summary);
+    if (summary.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
+  } finally {
+    await store.close();
+  }
+});
 
 function actionLabel(action: string): string {
   return { unchanged: "sem mudanças", indexed: "indexado", resumed: "retomado", failed: "falhou" }[action] ?? action;
 }
 
-async function withEngine<T>(
-  settings: Settings,
-  work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>,
-  options: { retrievalAids?: boolean } = {},
-): Promise<T> {
-  const store = await openStore(settings);
+/** Runs `work` on the search engine, building the index first when it is empty (exit 1 if a corpus file failed). */
+async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>): Promise<T> {
+  const store = await openCliStore(settings);
   try {
-    if ((await store.verseCount()) === 0) {
-      throw new CliError("o índice está vazio: rode `pastor index` primeiro");
-    }
-    const aids = options.retrievalAids === false ? {} : await loadRetrievalAids();
-    const { engine } = await loadEngine(store, settings, aids);
+    const built = await ensureIndex(settings, store);
+    if (built && built.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
+    const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
     return await work(engine);
   } finally {
     await store.close();
   }
 }
 
-program
-  .command("search")
-  .description("busca versículos (ou trechos de uma coleção de documentos) para uma pergunta ou referência")
-  .argument("<query>", "pergunta, palavras ou referência (ex.: \"Jo 3:16\")")
-  .option("--k <n>", "quantos resultados", positiveInt)
-  .option("--mode <mode>", "hybrid | lexical | dense", searchMode, "hybrid")
-  .option("--collection <name>", "busca numa coleção de documentos em vez da Bíblia")
-  .option("--discipline <name>", "com --collection: só nesta disciplina")
-  .option("--json", "saída em JSON")
-  .action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
-    const settings = loadSettings();
-    const k = options.k ?? settings.TOP_K;
-    if (options.collection !== undefined) {
-      const response = await withCollections(settings, async (collections) => {
-        const loaded = collections.get(options.collection!);
-        if (!loaded || loaded.chunks === 0) {
-          throw new CliError(`a coleção "${options.collection}" está vazia: rode \`pastor reload --collection ${options.collection}\` primeiro`);
-        }
-        return loaded.search.search(query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
-      });
-      if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
-      else printDocumentResults(response);
-      return;
-    }
-    if (options.discipline !== undefined) throw new CliError("--discipline só vale com --collection");
-    const response = await withEngine(settings, (engine) => engine.search(query, { k, mode: options.mode }));
-    if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
-    else printSearchResults(response);
-  });
+withExamples(
+  program
+    .command("search")
+    .usage("<pergunta> [--k N] [--mode hybrid|lexical|dense] [--collection NOME [--discipline D]] [--json]")
+    .description("busca versículos (ou trechos de uma coleção de documentos) para uma pergunta ou referência; indexa primeiro se o índice estiver vazio")
+    .argument("<pergunta>", 'pergunta, palavras ou referência (ex.: "Jo 3:16")')
+    .option("--k <n>", "quantos resultados (padrão: TOP_K)", positiveInt)
+    .option("--mode <modo>", "hybrid | lexical | dense", searchMode, "hybrid")
+    .option("--collection <nome>", "busca numa coleção de documentos em vez da Bíblia")
+    .option("--discipline <nome>", "com --collection: só nesta disciplina")
+    .option("--json", "saída em JSON"),
+  ['pastor search "estou com medo do futuro" --k 3'],
+).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
+  const settings = loadSettings();
+  const k = options.k ?? settings.TOP_K;
+  if (options.collection !== undefined) {
+    const response = await withCollections(settings, async (collections) => {
+      const loaded = collections.get(options.collection!);
+      if (!loaded || loaded.chunks === 0) {
+        throw new InputError(`a coleção "${options.collection}" está vazia: rode \`pastor reload --collection ${options.collection}\` primeiro`);
+      }
+      return loaded.search.search(query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
+    });
+    if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
+    else printDocumentResults(response);
+    return;
+  }
+  if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection");
+  const response = await withEngine(settings, (engine) => engine.search(query, { k, mode: options.mode }));
+  if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
+  else printSearchResults(response);
+});
 
-program
-  .command("reload")
-  .description("relê as fontes das coleções de documentos (pastas em COLLECTIONS_DIR, tabela MySQL) e atualiza o índice")
-  .option("--collection <name>", "só esta coleção")
-  .option("--json", "imprime o resumo em JSON")
-  .action(async (options: { collection?: string; json?: boolean }) => {
-    const settings = loadSettings();
-    const summaries = await withCollections(settings, (collections) => collections.reload(options.collection));
-    if (options.json) console.log(JSON.stringify(summaries, null, 2));
-    else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${settings.COLLECTIONS_DIR} (nem MYSQL_URL definida).`);
-    else summaries.forEach(printReloadSummary);
-  });
-
+withExamples(
+  program
+    .command("reload")
+    .usage("[--collection NOME] [--json]")
+    .description("relê as fontes das coleções de documentos (pastas em COLLECTIONS_DIR, tabela MySQL) e atualiza o índice")
+    .option("--collection <nome>", "só esta coleção")
+    .option("--json", "imprime o resumo em JSON"),
+  ["pastor reload --collection exemplo"],
+).action(async (options: { collection?: string; json?: boolean }) => {
+  const settings = loadSettings();
+  requireWritableDataDir(settings.DATA_DIR);
+  const summaries = await withCollections(settings, (collections) => collections.reload(options.collection));
+  if (options.json) console.log(JSON.stringify(summaries, null, 2));
+  else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${settings.COLLECTIONS_DIR} (nem MYSQL_URL definida).`);
+  else summaries.forEach(printReloadSummary);
+});
 async function withCollections<T>(settings: Settings, work: (collections: CollectionService) => Promise<T>): Promise<T> {
   const collections = new CollectionService(settings, {
     info: () => undefined,
@@ -191,6 +196,7 @@ function toSearchJson(response: SearchResponse) {
     mode: response.mode,
     notices: response.notices,
     references: response.references,
+    ...(response.scope ? { scope: response.scope } : {}),
     results: response.results.map((r) => ({
       ref: r.ref,
       reference: r.reference,
@@ -209,71 +215,60 @@ function toSearchJson(response: SearchResponse) {
   };
 }
 
-program
-  .command("eval")
-  .description("mede a qualidade da busca sobre um arquivo de perguntas (JSONL)")
-  .requiredOption("--queries <file>", "arquivo JSONL no formato de eval/README.md")
-  .option("--k <n>", "profundidade das métricas", positiveInt, 10)
-  .option("--mode <mode>", "hybrid | lexical | dense", searchMode, "hybrid")
-  .option("--json", "saída em JSON")
-  .option("--per-query", "inclui cada pergunta no JSON")
-  .action(async (options: { queries: string; k: number; mode: SearchMode; json?: boolean; perQuery?: boolean }) => {
-    const settings = loadSettings();
-    const text = await readFile(options.queries, "utf8").catch(() => {
-      throw new CliError(`não foi possível ler ${options.queries}`);
-    });
-    const queries = parseEvalFile(text, options.queries);
-    const report = await withEngine(settings, async (engine) => {
-      const rankings: string[][] = [];
-      const refused: boolean[] = [];
-      for (const query of queries) {
-        const response = await engine.search(query.query, { k: options.k, mode: options.mode });
-        rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
-        refused.push(response.scope?.inScope === false);
-      }
-      return evaluateRankings(queries, rankings, options.k, options.mode, refused);
-    });
-    if (options.json) {
-      const { perQuery, ...rest } = report;
-      console.log(JSON.stringify(options.perQuery ? report : rest, null, 2));
-      void perQuery;
-    } else {
-      printEvalTable(report);
-    }
+withExamples(
+  program
+    .command("eval")
+    .usage("--queries ARQUIVO [--k N] [--mode hybrid|lexical|dense] [--json [--per-query]]")
+    .description("mede a qualidade da busca sobre um arquivo de perguntas (JSONL); indexa primeiro se o índice estiver vazio")
+    .requiredOption("--queries <arquivo>", "arquivo JSONL no formato de eval/README.md")
+    .option("--k <n>", "profundidade das métricas", positiveInt, 10)
+    .option("--mode <modo>", "hybrid | lexical | dense", searchMode, "hybrid")
+    .option("--json", "saída em JSON")
+    .option("--per-query", "inclui cada pergunta no JSON"),
+  ["pastor eval --queries eval/dev.jsonl --k 5"],
+).action(async (options: { queries: string; k: number; mode: SearchMode; json?: boolean; perQuery?: boolean }) => {
+  const settings = loadSettings();
+  const text = await readFile(options.queries, "utf8").catch(() => {
+    throw new InputError(`não foi possível ler ${options.queries}`);
   });
-
-program
-  .command("verses")
-  .description("imprime os versículos de uma referência (ex.: \"Jo 3:16-18\")")
-  .argument("<reference>")
-  .option("--json", "saída em JSON")
-  .action(async (reference: string, options: { json?: boolean }) => {
-    const settings = loadSettings();
-    const parsed = parseReference(reference);
-    if (!parsed.ok) throw new CliError(parsed.message);
-    const response = await withEngine(settings, (engine) => engine.search(reference, { k: 10_000, mode: "lexical" }), {
-      retrievalAids: false,
-    });
-    const failures = response.references.filter((r) => !r.ok);
-    if (failures.length > 0) throw new CliError(failures.map((f) => f.message).join("; "));
-    const verses = response.results.filter((r) => r.via.includes("reference"));
-    if (options.json) {
-      console.log(JSON.stringify(verses.map((v) => ({ ref: v.ref, reference: v.reference, text: v.text })), null, 2));
-      return;
+  const queries = parseEvalFile(text, options.queries);
+  const report = await withEngine(settings, async (engine) => {
+    const rankings: string[][] = [];
+    const refused: boolean[] = [];
+    for (const query of queries) {
+      const response = await engine.search(query.query, { k: options.k, mode: options.mode });
+      rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
+      refused.push(response.scope?.inScope === false);
     }
-    for (const verse of verses) console.log(`${verse.reference}  ${verse.text}`);
+    return evaluateRankings(queries, rankings, options.k, options.mode, refused);
   });
+  if (options.json) {
+    const { perQuery, ...rest } = report;
+    console.log(JSON.stringify(options.perQuery ? report : rest, null, 2));
+    void perQuery;
+  } else {
+    printEvalTable(report);
+  }
+});
 
-class CliError extends Error {}
+withExamples(
+  program
+    .command("verses")
+    .usage("<referência> [--json]")
+    .description('imprime os versículos de uma referência (ex.: "Jo 3:16-18"); lê direto do corpus se o índice estiver vazio ou desatualizado')
+    .argument("<referência>", '"Jo 3:16-18", "Salmo 23", "Rm 3:23; 6:23"')
+    .option("--json", "saída em JSON"),
+  ['pastor verses "Rm 3:23; 6:23"'],
+).action(async (reference: string, options: { json?: boolean }) => {
+  const settings = loadSettings();
+  const parsed = parseReference(reference);
+  if (!parsed.ok) throw new InputError(parsed.message);
+  const verses = lookupVerses(parsed.references, await readPrimaryVerses(settings));
+  if (options.json) console.log(JSON.stringify(verses, null, 2));
+  else for (const verse of verses) console.log(`${verse.reference}  ${verse.text}`);
+});
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof SettingsError || error instanceof CliError || error instanceof EvalFileError || error instanceof CollectionNotFoundError) {
-    console.error(`pastor: ${error.message}`);
-  } else if (error instanceof Error) {
-    console.error(`pastor: ${error.message}`);
-    if (process.env.DEBUG) console.error(error.stack);
-  } else {
-    console.error(`pastor: ${String(error)}`);
-  }
-  process.exitCode = 1;
+  reportError(error);
+  process.exitCode = exitCodeFor(error);
 });

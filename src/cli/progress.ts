@@ -9,12 +9,20 @@ const PHASE_LABEL: Record<IndexProgress["phase"], string> = {
   done: "Pronto",
 };
 
-/** A terminal progress bar (verses done/total, rate, ETA); silent when not on a TTY. */
+/**
+ * Whether bars may be drawn: only for a person at a terminal, so never when stdout or the bar's
+ * stream is not a terminal (a pipe, a file, a test) or when NO_COLOR is set.
+ */
+export function barsAllowed(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY && process.stdout.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+/** A progress bar on stderr (verses done/total, rate, ETA); silent unless {@link barsAllowed}. */
 export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr): {
   update: (progress: IndexProgress) => void;
   stop: () => void;
 } {
-  if (!stream.isTTY) return { update: () => undefined, stop: () => undefined };
+  if (!barsAllowed(stream)) return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
     {
       stream,

@@ -42,8 +42,15 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
     app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
   }
 
-  const server: ServerType = await new Promise((resolve) => {
+  // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
+  const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
     const instance = serve({ fetch: app.fetch, port: settings.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, () => resolve(instance));
+    instance.once("error", reject);
+  }).catch(async (error: unknown) => {
+    await service.close();
+    await collections.close();
+    await store.close();
+    throw error;
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;

@@ -1,0 +1,60 @@
+import path from "node:path";
+import type { IndexStore } from "../adapters/store/store.js";
+import { parseDenseChoice } from "../app/dense.js";
+import { indexCorpus, type IndexSummary } from "../app/indexer.js";
+import type { Settings } from "../config/settings.js";
+import { InputError } from "./errors.js";
+import { requireCorpusFiles } from "./folders.js";
+import { indexState } from "./index-state.js";
+import { createProgressReporter } from "./progress.js";
+
+/** Indexes CORPUS_DIR into the store, with the progress bar on stderr (when bars are allowed). */
+export async function runIndexing(settings: Settings, store: IndexStore): Promise<IndexSummary> {
+  await requireCorpusFiles(settings.CORPUS_DIR);
+  const progress = createProgressReporter();
+  try {
+    return await indexCorpus({
+      store,
+      corpusDir: path.resolve(settings.CORPUS_DIR),
+      contextWindow: settings.CONTEXT_WINDOW,
+      batchSize: settings.INDEX_BATCH_SIZE,
+      dense: parseDenseChoice(settings.EMBEDDING_MODEL),
+      lockTtlMs: settings.INDEX_LOCK_TTL_MS,
+      onProgress: (p) => {
+        progress.update(p);
+        if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);
+      },
+    });
+  } finally {
+    progress.stop();
+  }
+}
+
+/** The per-file errors of an indexing run, one `erro:` line each on stderr (file and line are in the message). */
+export function printIndexErrors(summary: IndexSummary): void {
+  for (const error of summary.errors) console.error(`erro: ${error.message}`);
+}
+
+/**
+ * Makes sure there is an index to answer from. An empty one is built first (once; the notices
+ * and the progress go to stderr, so `--json` output stays clean); one behind the corpus is
+ * used as it is, with a notice. Returns the summary when it built the index: a corpus file
+ * that failed is named and the caller exits with 1 after answering from the rest.
+ */
+export async function ensureIndex(settings: Settings, store: IndexStore): Promise<IndexSummary | undefined> {
+  const files = await requireCorpusFiles(settings.CORPUS_DIR).catch(async (error: unknown) => {
+    if ((await store.verseCount()) > 0) return undefined; // an index without its corpus folder (a replica): serve it
+    throw error;
+  });
+  if (!files) return undefined;
+  const state = await indexState(store, files);
+  if (state.kind === "stale") console.error(`aviso: o índice está desatualizado (${state.reason}): rode \`pastor index\` para atualizá-lo.`);
+  if (state.kind !== "empty") return undefined;
+
+  console.error(`pastor: o índice está vazio; indexando ${settings.CORPUS_DIR} antes de responder (só desta vez; cerca de 20 s)…`);
+  const summary = await runIndexing(settings, store);
+  printIndexErrors(summary);
+  if (summary.versesTotal === 0) throw new InputError(`nenhum versículo foi indexado de ${settings.CORPUS_DIR}`);
+  console.error(`pastor: índice pronto: ${summary.versesTotal} versículos em ${(summary.ms / 1000).toFixed(1)} s.`);
+  return summary;
+}

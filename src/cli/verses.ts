@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { IndexStore } from "../adapters/store/store.js";
+import { PRIMARY_SOURCE } from "../app/load-engine.js";
+import { storeConfig } from "../app/runtime.js";
+import type { Settings } from "../config/settings.js";
+import { bookByCode } from "../core/bible/books.js";
+import { buildVersification, expandReference, validateReference, type BibleReference } from "../core/bible/references.js";
+import { loadUsfxFile, usfxSourceName } from "../core/corpus/usfx.js";
+import type { Verse } from "../core/types.js";
+import { InputError } from "./errors.js";
+import { requireCorpusFiles } from "./folders.js";
+import { compareWithCorpus } from "./index-state.js";
+import { openCliStore } from "./store.js";
+
+export interface VerseLine {
+  ref: string;
+  reference: string;
+  text: string;
+}
+
+/**
+ * The verses `pastor verses` reads, from one translation (the Bíblia Livre when the corpus has
+ * it): from the index when the index holds that file as it is now, else straight from the file
+ * (parsing one file takes well under a second, so a fresh clone needs no index to read a
+ * verse), with a notice on stderr. Without a corpus folder, an existing index is read as it is.
+ */
+export async function readPrimaryVerses(settings: Settings): Promise<Verse[]> {
+  const store = await openExistingStore(settings);
+  try {
+    const indexed = store !== undefined && (await store.verseCount()) > 0;
+    const files = await requireCorpusFiles(settings.CORPUS_DIR).catch((error: unknown) => {
+      if (indexed) return undefined;
+      throw error;
+    });
+    if (!files) return primaryOf(await store!.loadVerses());
+    const comparison = indexed ? await compareWithCorpus(store!, files) : undefined;
+    const file = files.find((f) => usfxSourceName(f) === PRIMARY_SOURCE) ?? comparison?.fresh[0] ?? files[0]!;
+    if (comparison?.fresh.includes(file)) return (await store!.loadVerses()).filter((verse) => verse.source === usfxSourceName(file));
+    const reason = comparison?.stale.find((entry) => entry.file === file)?.reason;
+    const why = reason === undefined ? "o índice está vazio" : `o índice está desatualizado (${reason})`;
+    console.error(`aviso: ${why}: versículos lidos direto de ${path.relative(process.cwd(), file) || file}.`);
+    return await loadUsfxFile(file);
+  } finally {
+    await store?.close();
+  }
+}
+
+/** The store, unless it is a SQLite file that does not exist yet (reading a verse creates nothing). */
+async function openExistingStore(settings: Settings): Promise<IndexStore | undefined> {
+  const config = storeConfig(settings);
+  if (config.kind === "sqlite" && !existsSync(config.dataDir)) return undefined;
+  return openCliStore(settings);
+}
+
+/** The verses of the index's primary translation (the one `pastor search` answers references from). */
+function primaryOf(verses: Verse[]): Verse[] {
+  const sources = new Set(verses.map((verse) => verse.source));
+  const primary = sources.has(PRIMARY_SOURCE) ? PRIMARY_SOURCE : verses[0]?.source;
+  return verses.filter((verse) => verse.source === primary);
+}
+
+/**
+ * The verses of parsed references among one translation's verses, in reading order (empty
+ * verses left out). A span the translation does not have is an InputError with its message
+ * ("João não tem capítulo 30 …").
+ */
+export function lookupVerses(references: readonly BibleReference[], verses: readonly Verse[]): VerseLine[] {
+  const versification = buildVersification(verses);
+  const byCoordinate = new Map(verses.map((verse) => [`${verse.book} ${verse.chapter}:${verse.verse}`, verse]));
+  const lines: VerseLine[] = [];
+  const seen = new Set<Verse>();
+  for (const reference of references) {
+    const validity = validateReference(reference, versification);
+    if (!validity.ok) throw new InputError(validity.message);
+    for (const { book, chapter, verse } of expandReference(reference, versification)) {
+      const found = byCoordinate.get(`${book} ${chapter}:${verse}`);
+      if (!found || found.text === "" || seen.has(found)) continue;
+      seen.add(found);
+      const range = found.verseEnd > found.verse ? `${found.verse}-${found.verseEnd}` : String(found.verse);
+      const name = bookByCode(found.book)?.name ?? found.bookName;
+      lines.push({ ref: `${found.book} ${found.chapter}:${range}`, reference: `${name} ${found.chapter}:${range}`, text: found.text });
+    }
+  }
+  return lines;
+}
