@@ -2,7 +2,7 @@
  * Load benchmark (issue 15): 50 and 200 concurrent chat streams against a real server
  * process on 127.0.0.1, with the stub provider (15 ms between chunks) and with a local fake
  * OpenAI-compatible server streaming 40 tokens 20 ms apart. While the streams run, GET
- * /api/health is timed every 50 ms. Prints TTFT p50/p95/p99, errors (by kind), health p95
+ * /api/health is timed every 50 ms from a separate process. Prints TTFT p50/p95/p99, errors (by kind), health p95
  * and the server's peak RSS. The per-client rate limit is off (every stream comes from
  * 127.0.0.1); the LLM concurrency cap and queue keep their defaults.
  *
@@ -25,25 +25,38 @@ const LEVELS = [50, 200] as const;
 const FAKE_TOKENS = 40;
 const FAKE_DELAY_MS = 20;
 
-async function healthDuring<T>(url: string, work: Promise<T>): Promise<{ result: T; healthMs: number[] }> {
-  const healthMs: number[] = [];
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        await (await fetch(`${url}/api/health`)).text();
-        healthMs.push(performance.now() - started);
-      } catch {
-        healthMs.push(Number.POSITIVE_INFINITY);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
+/**
+ * Times GET /api/health every 50 ms from a process of its own while `work` runs, so that the
+ * figure is the server's and not this busy process's (it reads every stream and, in the
+ * OpenAI scenario, also serves the fake provider).
+ */
+const PROBE = `
+const url = process.argv[1];
+const times = [];
+let running = true;
+process.stdin.on("data", () => (running = false));
+(async () => {
+  while (running) {
+    const started = performance.now();
+    try { await (await fetch(url)).text(); times.push(performance.now() - started); } catch { times.push(-1); }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  process.stdout.write(JSON.stringify(times));
+  process.exit(0);
+})();
+`;
+
+async function healthDuring<T>(url: string, work: Promise<T>): Promise<{ result: T; healthMs: number[]; healthFailures: number }> {
+  const probe = spawn(process.execPath, ["-e", PROBE, `${url}/api/health`], { stdio: ["pipe", "pipe", "inherit"] });
+  let output = "";
+  probe.stdout.on("data", (data: Buffer) => (output += data.toString()));
+  const exited = new Promise<void>((resolve) => probe.once("exit", () => resolve()));
   const result = await work;
-  running = false;
-  await probe;
-  return { result, healthMs };
+  probe.stdin.write("stop\n");
+  await exited;
+  // The first probe pays for the probe's own fetch set-up: left out.
+  const times = (JSON.parse(output || "[]") as number[]).slice(1);
+  return { result, healthMs: times.filter((t) => t >= 0), healthFailures: times.filter((t) => t < 0).length };
 }
 
 async function scenario(dataDir: string, env: Record<string, string>): Promise<Record<string, unknown>> {
@@ -64,7 +77,7 @@ async function scenario(dataDir: string, env: Record<string, string>): Promise<R
     for (const concurrency of LEVELS) {
       const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(child.pid!))), 50);
       const started = performance.now();
-      const { result: streams, healthMs } = await healthDuring(
+      const { result: streams, healthMs, healthFailures } = await healthDuring(
         url,
         Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(url, QUESTIONS[i % QUESTIONS.length]!))),
       );
@@ -78,7 +91,7 @@ async function scenario(dataDir: string, env: Record<string, string>): Promise<R
         totalMs: { p50: percentile(ok.map((s) => s.total), 50), p95: percentile(ok.map((s) => s.total), 95) },
         errors: streams.length - ok.length,
         errorKinds: errors,
-        healthMs: { p50: percentile(healthMs, 50), p95: percentile(healthMs, 95), max: percentile(healthMs, 100), probes: healthMs.length },
+        healthMs: { p50: percentile(healthMs, 50), p95: percentile(healthMs, 95), max: percentile(healthMs, 100), probes: healthMs.length, failures: healthFailures },
         wallMs: Math.round(performance.now() - started),
       };
     }
