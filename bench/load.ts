@@ -22,6 +22,12 @@ import { startFakeLlmServer } from "../test/support/fake-llm-servers.js";
 import { freePort, oneStream, percentile, QUESTIONS, ROOT, rssMb, waitForHealth } from "./chat.js";
 
 const LEVELS = [50, 200] as const;
+/**
+ * The checkout whose server is measured (default this one): LOAD_BENCH_SERVER_ROOT=/path/to/an
+ * older checkout (with node_modules) gives the before figures under the same conditions.
+ * LOAD_BENCH_ONLY=stub skips the fake-provider scenario.
+ */
+const SERVER_ROOT = process.env.LOAD_BENCH_SERVER_ROOT ?? ROOT;
 const FAKE_TOKENS = 40;
 const FAKE_DELAY_MS = 20;
 
@@ -62,8 +68,8 @@ async function healthDuring<T>(url: string, work: Promise<T>): Promise<{ result:
 async function scenario(dataDir: string, env: Record<string, string>): Promise<Record<string, unknown>> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "serve"], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(SERVER_ROOT, "src/cli/main.ts"), "serve"], {
+    cwd: SERVER_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", AUTO_INDEX: "false", RATE_LIMIT: "false", ...env },
     stdio: ["ignore", "ignore", "ignore"],
   });
@@ -111,13 +117,15 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
   const fake = await startFakeLlmServer("openai");
   fake.script({ chunks: Array.from({ length: FAKE_TOKENS }, (_, i) => `palavra${i} `), delayMs: FAKE_DELAY_MS });
   try {
-    return {
-      stub: { provider: "stub (15 ms between chunks)", ...(await scenario(dataDir, { LLM_PROVIDER: "stub" })) },
-      openaiFake: {
+    const figures: Record<string, unknown> = { server: SERVER_ROOT };
+    figures.stub = { provider: "stub (15 ms between chunks)", ...(await scenario(dataDir, { LLM_PROVIDER: "stub" })) };
+    if (process.env.LOAD_BENCH_ONLY !== "stub") {
+      figures.openaiFake = {
         provider: `fake OpenAI-compatible server (${FAKE_TOKENS} tokens, ${FAKE_DELAY_MS} ms apart)`,
         ...(await scenario(dataDir, { LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini", OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: fake.apiKey })),
-      },
-    };
+      };
+    }
+    return figures;
   } finally {
     await fake.close();
     rmSync(dataDir, { recursive: true, force: true });

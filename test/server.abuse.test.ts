@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,21 +51,37 @@ afterAll(async () => {
 
 describe("bounded input", () => {
   it("refuses a 51 MB body (50,000 history entries) with 413 twenty times, memory flat", async () => {
-    const history = Array.from({ length: 50_000 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `turno ${i} `.padEnd(1000, "x") }));
-    const body = new TextEncoder().encode(JSON.stringify({ message: "amor ao próximo", history }));
-    expect(body.byteLength).toBeGreaterThan(50_000_000);
-    const send = () => fetch(`${main.url}/api/chat`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
-    // One attempt first, so that the client's own buffers (this process holds both ends) are counted once.
-    expect((await send()).status).toBe(413);
+    // The client is a process of its own: this process is the server, and its RSS is measured.
+    const client = `
+      const history = Array.from({ length: 50000 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: ("turno " + i + " ").padEnd(1000, "x") }));
+      const body = new TextEncoder().encode(JSON.stringify({ message: "amor ao próximo", history }));
+      (async () => {
+        const answers = [];
+        for (let i = 0; i < 20; i++) {
+          const response = await fetch(process.argv[1] + "/api/chat", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+          answers.push({ status: response.status, id: response.headers.get("x-request-id"), body: await response.json() });
+        }
+        process.stdout.write(JSON.stringify({ bytes: body.byteLength, answers }));
+      })();
+    `;
     const before = process.memoryUsage().rss;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const response = await send();
-      expect(response.status).toBe(413);
-      const error = await errorOf(response);
-      expect(error).toEqual({ code: "body_too_large", message: "O corpo da requisição passa do limite de 65536 bytes.", requestId: response.headers.get("x-request-id") });
-    }
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const child = spawn(process.execPath, ["-e", client, main.url], { stdio: ["ignore", "pipe", "inherit"] });
+    let output = "";
+    child.stdout.on("data", (data: Buffer) => (output += data.toString()));
+    await new Promise((resolve) => child.once("exit", resolve));
+    clearInterval(sampler);
     const after = process.memoryUsage().rss;
+    const { bytes, answers } = JSON.parse(output) as { bytes: number; answers: { status: number; id: string; body: unknown }[] };
+    expect(bytes).toBeGreaterThan(50_000_000);
+    expect(answers).toHaveLength(20);
+    for (const answer of answers) {
+      expect(answer.status).toBe(413);
+      expect(answer.body).toEqual({ error: { code: "body_too_large", message: "O corpo da requisição passa do limite de 65536 bytes.", requestId: answer.id } });
+    }
     expect((after - before) / 1024 / 1024).toBeLessThan(50);
+    expect((peak - before) / 1024 / 1024).toBeLessThan(50);
   }, 120_000);
 
   it("refuses a chunked body without Content-Length once it passes the limit", async () => {
