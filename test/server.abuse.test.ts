@@ -186,7 +186,7 @@ describe("fair use", () => {
       const limited = await postChat(server.url, { message: "amor" }, { headers: { "Content-Type": "application/json", "X-Forwarded-For": "198.51.100.9" } });
       expect(limited.status).toBe(429);
       expect(limited.headers.get("retry-after")).toBe("20");
-      expect(await errorOf(limited)).toMatchObject({ code: "rate_limited", message: "Muitos pedidos de perguntas em pouco tempo. Tente de novo em 20 s." });
+      expect(await errorOf(limited)).toMatchObject({ code: "rate_limited", message: "Muitas perguntas em pouco tempo. Tente de novo em 20 s." });
       // The other routes are not counted against the chat.
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
       // Reindex and reload share the lower admin rate.

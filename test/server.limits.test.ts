@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { BusyError, ConcurrencyGate, RateLimiter } from "../src/server/limits.js";
 import { estimatePromptTokens, fitPrompt } from "../src/server/prompt-budget.js";
 import { Metrics } from "../src/server/metrics.js";
-import { SearchTurns } from "../src/server/search-turns.js";
 
 describe("RateLimiter", () => {
   it("allows perMinute at once, then one more each 60/perMinute seconds, per key", () => {
@@ -98,42 +97,5 @@ describe("Metrics", () => {
     expect(text).toContain('pastor_http_request_duration_seconds_count{route="/api/health"} 1\n');
     expect(text).toContain('pastor_refusals_total{reason="a\\"b"} 1\n');
     expect(text.endsWith("# HELP pastor_x X.\n# TYPE pastor_x gauge\npastor_x 7\n")).toBe(true);
-  });
-});
-
-describe("SearchTurns", () => {
-  class Engine {
-    calls: string[] = [];
-    private readonly prefix = "r:";
-    async search(query: string): Promise<string> {
-      this.calls.push(query);
-      if (query === "falha") throw new Error("falhou");
-      return this.prefix + query;
-    }
-    label(): string {
-      return this.prefix;
-    }
-  }
-
-  it("runs searches one at a time, in order, each after the event loop had a turn", async () => {
-    const turns = new SearchTurns();
-    const engine = new Engine();
-    const wrapped = turns.wrap(engine);
-    expect(turns.wrap(engine)).toBe(wrapped);
-    const seen: string[] = [];
-    const all = Promise.all(["a", "b", "c"].map((q) => wrapped.search(q).then((r) => seen.push(r))));
-    expect(turns.queued).toBe(3);
-    setImmediate(() => seen.push("io"));
-    await all;
-    expect(seen).toEqual(["io", "r:a", "r:b", "r:c"]);
-    expect(turns.queued).toBe(0);
-    expect(wrapped.label()).toBe("r:");
-  });
-
-  it("keeps going after a failed search", async () => {
-    const turns = new SearchTurns();
-    const wrapped = turns.wrap(new Engine());
-    await expect(wrapped.search("falha")).rejects.toThrow("falhou");
-    expect(await wrapped.search("depois")).toBe("r:depois");
   });
 });

@@ -21,7 +21,6 @@ import { BusyError, clientAddress, ConcurrencyGate, RateLimiter } from "./limits
 import { withFields, type Logger } from "./logger.js";
 import { Metrics } from "./metrics.js";
 import { withPromptBudget } from "./prompt-budget.js";
-import { SearchTurns } from "./search-turns.js";
 import { securityHeaders } from "./security-headers.js";
 
 export const MAX_MESSAGE_CHARS = 4000;
@@ -79,8 +78,6 @@ export function createApp(deps: AppDependencies): Hono {
   const llmGate = new ConcurrencyGate(settings.LLM_MAX_CONCURRENT, settings.LLM_QUEUE_MAX, settings.LLM_QUEUE_TIMEOUT_MS);
   metrics.gauge("pastor_llm_in_flight", "Answers holding one of the LLM_MAX_CONCURRENT slots.", () => llmGate.inFlight);
   metrics.gauge("pastor_llm_queued", "Answers waiting for a slot.", () => llmGate.queued);
-  const searchTurns = new SearchTurns();
-  metrics.gauge("pastor_searches_queued", "Searches waiting for their turn on the event loop, or running.", () => searchTurns.queued);
   metrics.gauge("pastor_index_ready", "1 when a search index is loaded and the chat can answer.", () => (service.engine ? 1 : 0));
   metrics.gauge("pastor_index_verses", "Verses in the loaded index.", () => service.engine?.size ?? 0);
   metrics.gauge("pastor_indexing", "1 while a reindex runs.", () => (service.indexing ? 1 : 0));
@@ -125,15 +122,15 @@ export function createApp(deps: AppDependencies): Hono {
   );
 
   if (settings.RATE_LIMIT) {
-    const limit = (limiter: RateLimiter, what: string) => async (c: Context, next: () => Promise<void>) => {
+    const limit = (limiter: RateLimiter, tooMany: string) => async (c: Context, next: () => Promise<void>) => {
       const wait = limiter.take(clientAddress(c, settings.TRUST_PROXY));
       if (wait === 0) return next();
       metrics.refusals.inc({ reason: "rate_limited" });
       log(c).warn("rate limited", { path: c.req.path, retryAfter: wait });
-      return apiError(c, 429, "rate_limited", `Muitos pedidos de ${what} em pouco tempo. Tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
+      return apiError(c, 429, "rate_limited", `${tooMany} em pouco tempo. Tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
     };
-    app.use("/api/chat", limit(new RateLimiter(settings.CHAT_RATE_PER_MINUTE), "perguntas"));
-    const admin = limit(new RateLimiter(settings.ADMIN_RATE_PER_MINUTE), "reindexação ou recarga");
+    app.use("/api/chat", limit(new RateLimiter(settings.CHAT_RATE_PER_MINUTE), "Muitas perguntas"));
+    const admin = limit(new RateLimiter(settings.ADMIN_RATE_PER_MINUTE), "Muitos pedidos de reindexação ou recarga");
     app.use("/api/reindex", admin);
     app.use("/api/reload", admin);
   }
@@ -251,7 +248,7 @@ export function createApp(deps: AppDependencies): Hono {
       }
       const engine = service.engine;
       if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
-      events = answerQuestion({ engine: searchTurns.wrap(engine), provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW }, input);
+      events = answerQuestion({ engine, provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW }, input);
     } else {
       let loaded;
       try {
@@ -266,7 +263,7 @@ export function createApp(deps: AppDependencies): Hono {
       if (!loaded || loaded.chunks === 0) {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
-      events = answerFromCollection({ search: searchTurns.wrap(loaded.search), provider, topK: settings.TOP_K }, input);
+      events = answerFromCollection({ search: loaded.search, provider, topK: settings.TOP_K }, input);
     }
 
     // One of LLM_MAX_CONCURRENT slots for the whole answer (search, prompt, model stream);
