@@ -68,7 +68,7 @@ export const settingsSchema = z.object({
   LLM_QUEUE_TIMEOUT_MS: positiveInt(30_000),
   HEADERS_TIMEOUT_MS: positiveInt(10_000),
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
-  IDLE_TIMEOUT_MS: positiveInt(120_000),
+  IDLE_TIMEOUT_MS: positiveInt(180_000),
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(5000),
 }).superRefine((settings, context) => {
   if (settings.DB_CHUNK_OVERLAP >= settings.DB_CHUNK_WORDS) {
