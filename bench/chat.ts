@@ -14,8 +14,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
 import { indexCorpus } from "../src/app/indexer.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const QUESTIONS = [
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const QUESTIONS = [
   "estou com medo do futuro",
   "o que Jesus disse sobre amar os inimigos?",
   "João 3:16",
@@ -24,7 +24,7 @@ const QUESTIONS = [
   "Salmo 23",
 ];
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
@@ -34,19 +34,20 @@ function freePort(): Promise<number> {
   });
 }
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 }
 
-async function oneStream(url: string, message: string): Promise<{ ttft: number; total: number; ok: boolean }> {
+/** One chat stream: time to the first token and to the end; `error` says what went wrong, if anything. */
+export async function oneStream(url: string, message: string): Promise<{ ttft: number; total: number; ok: boolean; error?: string }> {
   const started = performance.now();
   try {
     const response = await fetch(`${url}/api/chat`, {
@@ -54,7 +55,10 @@ async function oneStream(url: string, message: string): Promise<{ ttft: number; 
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ message }),
     });
-    if (!response.ok || !response.body) return { ttft: 0, total: 0, ok: false };
+    if (!response.ok || !response.body) {
+      await response.body?.cancel();
+      return { ttft: 0, total: 0, ok: false, error: `http ${response.status}` };
+    }
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -65,16 +69,16 @@ async function oneStream(url: string, message: string): Promise<{ ttft: number; 
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       if (ttft === 0 && buffer.includes("event: token")) ttft = performance.now() - started;
-      if (buffer.includes("event: error")) return { ttft, total: performance.now() - started, ok: false };
+      if (buffer.includes("event: error")) return { ttft, total: performance.now() - started, ok: false, error: "error event" };
       if (buffer.includes("event: done")) ok = true;
     }
-    return { ttft, total: performance.now() - started, ok };
-  } catch {
-    return { ttft: 0, total: 0, ok: false };
+    return ok ? { ttft, total: performance.now() - started, ok } : { ttft, total: performance.now() - started, ok, error: "no done event" };
+  } catch (error) {
+    return { ttft: 0, total: 0, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {

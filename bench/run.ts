@@ -5,6 +5,7 @@
 import { runParseBench } from "./parse.js";
 import { runRetrievalBench } from "./retrieval.js";
 import { runChatBench } from "./chat.js";
+import { runLoadBench } from "./load.js";
 import { runLsaBench } from "./lsa.js";
 import { runVectorBench } from "./vectors.js";
 import { runCollectionsBench } from "./collections.js";
@@ -16,6 +17,8 @@ const sections: [string, () => Promise<unknown>][] = [
   ["vectors", runVectorBench],
   ["retrieval", runRetrievalBench],
   ["chat", () => runChatBench()],
+  // Issue 15: 50 and 200 streams, stub and a fake OpenAI-compatible server; health during load.
+  ["load", runLoadBench],
   ["collections", runCollectionsBench],
   // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
   ["chroma", runChromaBench],

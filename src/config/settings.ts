@@ -54,6 +54,22 @@ export const settingsSchema = z.object({
       message: "deve ser um nome de coleção: letras sem acento, números, _ e -, começando por letra ou número (até 64 caracteres)",
     })
     .default("mysql"),
+  // Public serving (issue 15): bounded requests, fair use, slow clients.
+  MAX_BODY_BYTES: positiveInt(64 * 1024),
+  MAX_HISTORY_ENTRIES: positiveInt(100),
+  MAX_HISTORY_ENTRY_CHARS: positiveInt(8000),
+  MAX_PROMPT_TOKENS: positiveInt(8000),
+  RATE_LIMIT: booleanFlag(true),
+  CHAT_RATE_PER_MINUTE: positiveInt(30),
+  ADMIN_RATE_PER_MINUTE: positiveInt(6),
+  TRUST_PROXY: booleanFlag(false),
+  LLM_MAX_CONCURRENT: nonNegativeInt(64),
+  LLM_QUEUE_MAX: nonNegativeInt(256),
+  LLM_QUEUE_TIMEOUT_MS: positiveInt(30_000),
+  HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  IDLE_TIMEOUT_MS: positiveInt(180_000),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt(5000),
 }).superRefine((settings, context) => {
   if (settings.DB_CHUNK_OVERLAP >= settings.DB_CHUNK_WORDS) {
     context.addIssue({

@@ -1,5 +1,8 @@
 import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { routePath } from "hono/route";
 import { streamSSE } from "hono/streaming";
 import { timingSafeEqual, randomUUID, createHash } from "node:crypto";
 import { z } from "zod";
@@ -14,7 +17,11 @@ import { expandReference, formatReference, parseReference, validateReference } f
 import type { CrossReferenceIndex } from "../core/bible/cross-references.js";
 import { ConversationSources } from "./conversations.js";
 import { apiError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import { BusyError, clientAddress, ConcurrencyGate, RateLimiter } from "./limits.js";
+import { withFields, type Logger } from "./logger.js";
+import { Metrics } from "./metrics.js";
+import { withPromptBudget } from "./prompt-budget.js";
+import { securityHeaders } from "./security-headers.js";
 
 export const MAX_MESSAGE_CHARS = 4000;
 export const MAX_HISTORY_EXCHANGES = 10;
@@ -28,25 +35,34 @@ export interface AppDependencies {
   /** Document collections (lessons, PDFs, MySQL rows); none when absent. */
   collections?: CollectionService;
   logger: Logger;
+  /** The process's counters (a fresh set when absent). */
+  metrics?: Metrics;
 }
 
-const chatBody = z.object({
-  message: z.string({ error: "o campo \"message\" deve ser um texto" }),
-  history: z
-    .array(
-      z.object({
-        role: z.enum(["user", "assistant"], { error: "cada item de \"history\" deve ter role \"user\" ou \"assistant\"" }),
-        content: z.string({ error: "cada item de \"history\" deve ter content em texto" }),
-      }),
-      { error: "o campo \"history\" deve ser uma lista" },
-    )
-    .optional(),
-  conversationId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "conversationId deve ter de 1 a 64 letras, números, _ ou -" })
-    .optional(),
-  collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).optional(),
-});
+function chatBodySchema(settings: Settings) {
+  const maxEntries = settings.MAX_HISTORY_ENTRIES;
+  const maxChars = settings.MAX_HISTORY_ENTRY_CHARS;
+  return z.object({
+    message: z.string({ error: "o campo \"message\" deve ser um texto" }),
+    history: z
+      .array(
+        z.object({
+          role: z.enum(["user", "assistant"], { error: "cada item de \"history\" deve ter role \"user\" ou \"assistant\"" }),
+          content: z
+            .string({ error: "cada item de \"history\" deve ter content em texto" })
+            .max(maxChars, { error: `cada item de "history" deve ter no máximo ${maxChars} caracteres` }),
+        }),
+        { error: "o campo \"history\" deve ser uma lista" },
+      )
+      .max(maxEntries, { error: `o campo "history" deve ter no máximo ${maxEntries} itens` })
+      .optional(),
+    conversationId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "conversationId deve ter de 1 a 64 letras, números, _ ou -" })
+      .optional(),
+    collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).max(200, { error: "o campo \"collection\" é longo demais" }).optional(),
+  });
+}
 
 const reloadBody = z.object({ collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).optional() });
 
@@ -54,29 +70,81 @@ const reloadBody = z.object({ collection: z.string({ error: "o campo \"collectio
 export const BIBLE_COLLECTION = "biblia";
 
 export function createApp(deps: AppDependencies): Hono {
-  const { service, provider, settings, logger } = deps;
+  const { service, settings, logger } = deps;
+  const provider = withPromptBudget(deps.provider, settings.MAX_PROMPT_TOKENS);
+  const chatBody = chatBodySchema(settings);
   const conversations = new ConversationSources();
+  const metrics = deps.metrics ?? new Metrics();
+  const llmGate = new ConcurrencyGate(settings.LLM_MAX_CONCURRENT, settings.LLM_QUEUE_MAX, settings.LLM_QUEUE_TIMEOUT_MS);
+  metrics.gauge("pastor_llm_in_flight", "Answers holding one of the LLM_MAX_CONCURRENT slots.", () => llmGate.inFlight);
+  metrics.gauge("pastor_llm_queued", "Answers waiting for a slot.", () => llmGate.queued);
+  metrics.gauge("pastor_index_ready", "1 when a search index is loaded and the chat can answer.", () => (service.engine ? 1 : 0));
+  metrics.gauge("pastor_index_verses", "Verses in the loaded index.", () => service.engine?.size ?? 0);
+  metrics.gauge("pastor_indexing", "1 while a reindex runs.", () => (service.indexing ? 1 : 0));
+  metrics.gauge("pastor_store_unavailable", "1 while the shared store (Chroma) is unreachable.", () => (service.storeProblem ? 1 : 0));
   const app = new Hono();
+  const log = (c: Context) => withFields(logger, { requestId: c.get("requestId") });
+
+  app.use("*", requestId());
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    const matched = routePath(c);
+    const route = c.res.status === 404 && (matched === "" || matched.endsWith("*")) ? "unmatched" : matched;
+    metrics.requests.inc({ method: c.req.method, route, status: String(c.res.status) });
+    metrics.latency.observe({ route }, seconds);
+    // Never the question or any other body text at info level: method, path, status, time.
+    log(c).info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 1000) });
+  });
+  app.use("*", securityHeaders());
 
   const origins = settings.CORS_ORIGINS.split(",")
     .map((origin) => origin.trim())
     .filter(Boolean);
-  app.use("/api/*", cors({ origin: (origin) => (origins.includes(origin) ? origin : null), allowHeaders: ["Content-Type", "X-Reindex-Token"] }));
+  app.use(
+    "/api/*",
+    cors({
+      origin: (origin) => (origins.includes(origin) ? origin : null),
+      allowHeaders: ["Content-Type", "X-Reindex-Token", "X-Request-Id"],
+      exposeHeaders: ["X-Request-Id", "Retry-After"],
+    }),
+  );
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: settings.MAX_BODY_BYTES,
+      onError: (c) => {
+        metrics.refusals.inc({ reason: "body_too_large" });
+        return apiError(c, 413, "body_too_large", `O corpo da requisição passa do limite de ${settings.MAX_BODY_BYTES} bytes.`);
+      },
+    }),
+  );
 
-  app.use("*", async (c, next) => {
-    const started = performance.now();
-    await next();
-    logger.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
-  });
+  if (settings.RATE_LIMIT) {
+    const limit = (limiter: RateLimiter, tooMany: string) => async (c: Context, next: () => Promise<void>) => {
+      const wait = limiter.take(clientAddress(c, settings.TRUST_PROXY));
+      if (wait === 0) return next();
+      metrics.refusals.inc({ reason: "rate_limited" });
+      log(c).warn("rate limited", { path: c.req.path, retryAfter: wait });
+      return apiError(c, 429, "rate_limited", `${tooMany} em pouco tempo. Tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
+    };
+    app.use("/api/chat", limit(new RateLimiter(settings.CHAT_RATE_PER_MINUTE), "Muitas perguntas"));
+    const admin = limit(new RateLimiter(settings.ADMIN_RATE_PER_MINUTE), "Muitos pedidos de reindexação ou recarga");
+    app.use("/api/reindex", admin);
+    app.use("/api/reload", admin);
+  }
 
   app.onError((error, c) => {
-    logger.error("unhandled", { path: c.req.path, message: error.message });
+    log(c).error("unhandled", { path: c.req.path, message: error.message });
     return apiError(c, 500, "internal_error", "Erro interno do servidor.");
   });
 
   app.notFound((c) => apiError(c, 404, "not_found", `Rota não encontrada: ${c.req.path}`));
 
   app.get("/api/health", (c) => c.json({ status: "ok" }));
+
+  app.get("/api/metrics", (c) => c.text(metrics.render(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }));
 
   app.get("/api/status", async (c) => {
     const status = await service.status();
@@ -105,7 +173,7 @@ export function createApp(deps: AppDependencies): Hono {
     if (refused) return refused;
     if (service.indexing) return apiError(c, 409, "reindex_running", "Uma reindexação já está em andamento.");
     service.startIndexing().catch((error: unknown) => {
-      if (!(error instanceof ReindexConflictError)) logger.error("reindex failed", { message: String(error) });
+      if (!(error instanceof ReindexConflictError)) log(c).error("reindex failed", { message: String(error) });
     });
     return c.json({ status: "started" }, 202);
   });
@@ -152,12 +220,17 @@ export function createApp(deps: AppDependencies): Hono {
     const parsed = chatBody.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
+      if (issue.code === "too_big" && issue.path[0] === "history") {
+        metrics.refusals.inc({ reason: "history_too_long" });
+        return apiError(c, 413, "history_too_long", issue.message);
+      }
       const message = issue.code === "invalid_type" && issue.path.length === 0 ? "O corpo deve ser um objeto JSON com o campo \"message\"." : issue.message;
       return apiError(c, 400, "invalid_request", message);
     }
     const message = parsed.data.message.trim();
     if (message === "") return apiError(c, 400, "empty_message", "A mensagem está vazia.");
     if (message.length > MAX_MESSAGE_CHARS) {
+      metrics.refusals.inc({ reason: "message_too_long" });
       return apiError(c, 413, "message_too_long", `A mensagem tem ${message.length} caracteres; o limite é ${MAX_MESSAGE_CHARS}.`);
     }
     const history = (parsed.data.history ?? []).slice(-MAX_HISTORY_EXCHANGES * 2);
@@ -170,7 +243,7 @@ export function createApp(deps: AppDependencies): Hono {
       // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
       const storeProblem = service.storeProblem;
       if (storeProblem) {
-        logger.warn("chat refused: store unavailable", { code: storeProblem.code });
+        log(c).warn("chat refused: store unavailable", { code: storeProblem.code });
         return streamSSE(c, (stream) => stream.writeSSE({ event: "error", data: JSON.stringify({ code: storeProblem.code, message: storeProblem.message }) }));
       }
       const engine = service.engine;
@@ -193,22 +266,43 @@ export function createApp(deps: AppDependencies): Hono {
       events = answerFromCollection({ search: loaded.search, provider, topK: settings.TOP_K }, input);
     }
 
+    // One of LLM_MAX_CONCURRENT slots for the whole answer (search, prompt, model stream);
+    // beyond the queue, or after waiting LLM_QUEUE_TIMEOUT_MS for one, a 503 `busy`.
+    let release: () => void;
+    try {
+      release = await llmGate.acquire(c.req.raw.signal);
+    } catch (error) {
+      if (!(error instanceof BusyError)) throw error;
+      metrics.refusals.inc({ reason: "busy" });
+      log(c).warn("chat refused: busy", { reason: error.reason });
+      return apiError(c, 503, "busy", "O servidor está atendendo muitas perguntas agora. Tente de novo em instantes.", { "Retry-After": "5" });
+    }
+
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
       try {
         for await (const event of events) {
           if (controller.signal.aborted) break;
           if (event.event === "sources") conversations.set(conversationId, event.data.sources);
-          if (event.event === "done") conversations.markCited(conversationId, event.data.citations);
-          if (event.event === "error") logger.warn("chat error", { code: event.data.code });
+          if (event.event === "done") {
+            conversations.markCited(conversationId, event.data.citations);
+            // Answered without the model: out of scope (the gate) or no evidence.
+            if (event.data.refusal) metrics.refusals.inc({ reason: event.data.refusal });
+          }
+          if (event.event === "error") {
+            metrics.llmErrors.inc({ code: event.data.code });
+            log(c).warn("chat error", { code: event.data.code });
+          }
           await stream.writeSSE({ event: event.event, data: JSON.stringify(event.data) });
         }
       } catch (error) {
-        logger.error("chat failed", { message: error instanceof Error ? error.message : String(error) });
+        metrics.llmErrors.inc({ code: "internal_error" });
+        log(c).error("chat failed", { message: error instanceof Error ? error.message : String(error) });
         if (!controller.signal.aborted) {
           await stream.writeSSE({ event: "error", data: JSON.stringify({ code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." }) });
         }
       } finally {
+        release();
         controller.abort();
       }
     });

@@ -1,11 +1,13 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** Every API error: a stable code and a Portuguese message, under `error`. */
+/** Every API error: a stable code and a Portuguese message, under `error`, with the request's id. */
 export interface ApiErrorBody {
-  error: { code: string; message: string };
+  error: { code: string; message: string; requestId?: string };
 }
 
-export function apiError(c: Context, status: ContentfulStatusCode, code: string, message: string) {
-  return c.json({ error: { code, message } } satisfies ApiErrorBody, status);
+export function apiError(c: Context, status: ContentfulStatusCode, code: string, message: string, headers?: Record<string, string>) {
+  const requestId = c.get("requestId") as string | undefined;
+  const body: ApiErrorBody = { error: requestId ? { code, message, requestId } : { code, message } };
+  return c.json(body, status, headers);
 }

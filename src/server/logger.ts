@@ -12,3 +12,12 @@ export function createJsonLogger(write: (line: string) => void = (line) => proce
 }
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The same logger with `fields` (a request id, say) on every line it writes. */
+export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    info: (message, more) => logger.info(message, { ...fields, ...more }),
+    warn: (message, more) => logger.warn(message, { ...fields, ...more }),
+    error: (message, more) => logger.error(message, { ...fields, ...more }),
+  };
+}

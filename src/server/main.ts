@@ -1,6 +1,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { existsSync } from "node:fs";
+import type { ServerOptions } from "node:http";
 import path from "node:path";
 import { createProvider, providerConfigFromEnv } from "../adapters/llm/providers.js";
 import { loadRetrievalAids } from "../app/retrieval-aids.js";
@@ -13,6 +14,23 @@ import { loadCrossReferences } from "../core/bible/cross-references.js";
 import { findProjectRoot } from "../project-root.js";
 import { createApp } from "./app.js";
 import { createJsonLogger, type Logger } from "./logger.js";
+
+/**
+ * Node's own guards against slow clients: the headers within HEADERS_TIMEOUT_MS and the whole
+ * request within REQUEST_TIMEOUT_MS (a slowloris client is answered 408 and closed; the
+ * streamed response is not bounded by these), idle keep-alive sockets closed after
+ * KEEP_ALIVE_TIMEOUT_MS. The timeouts are checked every second at most.
+ */
+export function httpServerOptions(settings: Settings): ServerOptions {
+  const requestTimeout = settings.REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(settings.HEADERS_TIMEOUT_MS, requestTimeout);
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+}
 
 export interface RunningServer {
   port: number;
@@ -44,7 +62,10 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
 
   // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const instance = serve({ fetch: app.fetch, port: settings.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, () => resolve(instance));
+    const instance = serve(
+      { fetch: app.fetch, port: settings.PORT, hostname: process.env.HOST ?? "0.0.0.0", serverOptions: httpServerOptions(settings) },
+      () => resolve(instance),
+    );
     instance.once("error", reject);
   }).catch(async (error: unknown) => {
     await service.close();
@@ -52,6 +73,8 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
     await store.close();
     throw error;
   });
+  // A connection that sends nothing and receives nothing for IDLE_TIMEOUT_MS is closed.
+  server.setTimeout(settings.IDLE_TIMEOUT_MS);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
   logger.info("listening", { port, provider: provider.id, model: provider.model, store: store.kind, verses: service.engine?.size ?? 0 });

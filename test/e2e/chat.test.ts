@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ask, DESKTOP, lastAnswerDone, launchChromium, openApp, pageProblems, PHONE, screenshot, startPastor, type PastorServer, e2eDataDir } from "./support.js";
+import { ask, waitForPage, DESKTOP, lastAnswerDone, launchChromium, openApp, pageProblems, PHONE, screenshot, startPastor, type PastorServer, e2eDataDir } from "./support.js";
 
 let server: PastorServer;
 let browser: Browser;
@@ -66,7 +66,8 @@ describe.each([
       await ask(page, "estou com medo do futuro");
       const answer = page.getByRole("article", { name: "Resposta" }).last();
       // The stub streams word by word: the text is seen growing while the answer is busy.
-      await page.waitForFunction(
+      await waitForPage(
+        page,
         `(() => { const a = document.querySelector('article[aria-label="Resposta"] .answer'); return a && a.textContent.length > 40; })()`,
       );
       const early = (await answer.locator(".answer").textContent()) ?? "";

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ask, DESKTOP, e2eDataDir, lastAnswerDone, launchChromium, openApp, pageProblems, PHONE, screenshot, startPastor, type PastorServer } from "./support.js";
+import { ask, waitForPage, DESKTOP, e2eDataDir, lastAnswerDone, launchChromium, openApp, pageProblems, PHONE, screenshot, startPastor, type PastorServer } from "./support.js";
 
 /**
  * A question to the "exemplo" document collection (collections/exemplo, shipped with the
@@ -50,7 +50,8 @@ describe("a document collection", () => {
 
       // The stub streams word by word: the text is seen growing while the answer is busy.
       const answer = page.getByRole("article", { name: "Resposta" }).last();
-      await page.waitForFunction(
+      await waitForPage(
+        page,
         `(() => { const a = document.querySelector('article[aria-label="Resposta"] .answer'); return a && a.textContent.length > 40; })()`,
       );
       const early = (await answer.locator(".answer").textContent()) ?? "";

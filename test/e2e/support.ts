@@ -131,6 +131,19 @@ export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? [];
 }
 
+/**
+ * Polls a page expression until it is truthy. Not `page.waitForFunction`: given a string it
+ * evaluates it with eval inside the page, which the server's CSP (no 'unsafe-eval') refuses;
+ * `page.evaluate` goes through the DevTools protocol, outside the page's CSP.
+ */
+export async function waitForPage(page: Page, expression: string, timeout = 30_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Resolves once the page has stopped scrolling (smooth scrolls run over several frames). */
 export async function scrollSettled(page: Page): Promise<void> {
   await page.evaluate(`new Promise((resolve) => {
@@ -164,10 +177,10 @@ export async function lastAnswerDone(page: Page, timeout = 60_000) {
   const answer = page.getByRole("article", { name: "Resposta" }).last();
   await answer.waitFor();
   // A string, not a function: this file is type-checked without the DOM library.
-  await page.waitForFunction(
+  await waitForPage(
+    page,
     `(() => { const all = document.querySelectorAll('article[aria-label="Resposta"]'); const last = all[all.length - 1]; return !!last && last.getAttribute("aria-busy") !== "true"; })()`,
-    undefined,
-    { timeout },
+    timeout,
   );
   return answer;
 }

@@ -52,7 +52,16 @@ export interface TestServer {
  * run's store (SQLite, or with STORE=chroma the Chroma collections standing for `dataDir`).
  */
 export async function startTestServer(dataDir: string, provider: LlmProvider, env: Record<string, string> = {}): Promise<TestServer> {
-  const settings = readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", ...storeEnvFor(dataDir), ...env });
+  // The suites hit one server from 127.0.0.1 far faster than a person would: generous
+  // per-client limits unless a test sets its own (test/server.abuse.test.ts tests the limits).
+  const settings = readSettings({
+    DATA_DIR: dataDir,
+    AUTO_INDEX: "false",
+    CHAT_RATE_PER_MINUTE: "600",
+    ADMIN_RATE_PER_MINUTE: "600",
+    ...storeEnvFor(dataDir),
+    ...env,
+  });
   const store = await openStore(settings);
   const service = new SearchService(store, settings, await loadRetrievalAids());
   await service.reload();
