@@ -14,7 +14,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
 import { indexCorpus } from "../src/app/indexer.js";
 import { loadEngine } from "../src/app/load-engine.js";
-import { loadRetrievalAids } from "../src/app/retrieval-aids.js";
+import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval-aids.js";
+import { decideScope } from "../src/core/scope/gate.js";
 import { readSettings } from "../src/config/settings.js";
 import { analyze } from "../src/core/analysis/index.js";
 import type { SearchEngine, SearchMode } from "../src/core/search/engine.js";
@@ -127,6 +128,37 @@ async function offTopicRefusals(engine: SearchEngine, queries: readonly EvalQuer
   };
 }
 
+/**
+ * The out-of-scope gate (issue 11) on every evaluation set: off-topic questions refused and
+ * real ones refused wrongly, by type; and what the gate costs per question on its own (the
+ * decision over a search response already computed), p50/p95/p99 over several passes.
+ */
+async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
+  const sets: Record<string, Record<string, unknown>> = {};
+  const timings: number[] = [];
+  const scope = aids.scope!;
+  const vocabulary = engine.vocabulary();
+  for (const file of ["eval/dev.jsonl", "eval/semantic-own.jsonl", "eval/offtopic-own.jsonl", "eval/pastoral-worldly.jsonl"]) {
+    const queries = parseEvalFile(readFileSync(path.join(ROOT, file), "utf8"), file);
+    const refused: boolean[] = [];
+    for (const query of queries) {
+      const response = await engine.search(query.query, { k: 6 });
+      refused.push(response.scope?.inScope === false);
+      const hasReference = response.references.some((reference) => reference.ok);
+      for (let pass = 0; pass < 5; pass++) {
+        const started = performance.now();
+        decideScope({ ...scope, vocabulary }, { question: query.query, hasReference, results: response.results });
+        timings.push(performance.now() - started);
+      }
+    }
+    const tally = evaluateRankings(queries, queries.map(() => []), 10, "hybrid", refused).refusals!;
+    sets[file] = { offTopicRefused: `${tally.offtopic.refused}/${tally.offtopic.n}`, wronglyRefused: Object.fromEntries(Object.entries(tally.wronglyRefused).map(([type, t]) => [type, `${t.refused}/${t.n}`])) };
+  }
+  const own = await Promise.all(OWN_OFFTOPIC.map(async (query) => (await engine.search(query, { k: 6 })).scope?.inScope === false));
+  sets["bench OWN_OFFTOPIC"] = { offTopicRefused: `${own.filter(Boolean).length}/${own.length}` };
+  return { sets, gateMsPerQuestion: latencyStats(timings) };
+}
+
 function qualityLine(report: EvalReport): Record<string, number> {
   const line: Record<string, number> = { "hit@10": report.overall["hit@10"]!, "ndcg@10": report.overall["ndcg@10"]! };
   for (const [type, metrics] of Object.entries(report.byType)) line[`ndcg@10 ${type}`] = metrics["ndcg@10"]!;
@@ -144,7 +176,8 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
   const noop = await indexCorpus(options);
 
   const loadStarted = performance.now();
-  const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
+  const aids = await loadRetrievalAids();
+  const { engine } = await loadEngine(store, settings, aids);
   const loadMs = performance.now() - loadStarted;
   const rssInBenchProcessMb = Math.round(process.memoryUsage().rss / 2 ** 20);
   const serving = servingProcessRss(dataDir);
@@ -154,6 +187,7 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
   for (const mode of ["hybrid", "lexical", "dense"] as const) modes[mode] = await measureMode(engine, queries, mode);
   const baseline = fts5Baseline(store, queries);
   const offTopic = await offTopicRefusals(engine, queries);
+  const scopeGate = await scopeGateFigures(engine, aids);
   store.close();
   rmSync(dataDir, { recursive: true, force: true });
 
@@ -168,6 +202,7 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
     latencyMs: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, m.latency]), ["fts5-baseline", baseline.latency]]),
     quality: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, qualityLine(m.report)]), ["fts5-baseline", qualityLine(baseline.report)]]),
     offTopic,
+    scopeGate,
     ratios: {
       "hybrid/fts5 ndcg@10": round2(hybrid.report.overall["ndcg@10"]! / Math.max(baseline.report.overall["ndcg@10"]!, 1e-9)),
       "hybrid/fts5 hit@10": round2(hybrid.report.overall["hit@10"]! / Math.max(baseline.report.overall["hit@10"]!, 1e-9)),

@@ -23,7 +23,7 @@ import { findProjectRoot } from "../../src/project-root.js";
 
 const MAX_FALSE_REFUSAL_RATE = 0.005;
 const FOLDS = 5;
-const L2_CHOICES = [0.0005, 0.002, 0.008];
+const L2_CHOICES = process.env.L2 ? [Number(process.env.L2)] : [0.0005, 0.002, 0.008];
 /** A word cue enters the model only when this many training questions hold it. */
 const MIN_CUE_COUNT = 3;
 
@@ -83,11 +83,18 @@ for (const name of FEATURE_NAMES) {
   console.log(`  ${name.padEnd(24)} ${value.toFixed(3)}`);
 }
 
+/**
+ * ABLATE=name,prefix:,…: leave those features out (a name, or a prefix ending in ":"), to
+ * measure what a group of signals carries; the model is then not written.
+ */
+const ablated = (process.env.ABLATE ?? "").split(",").filter((item) => item !== "");
+const kept = (name: string) => !ablated.some((item) => (item.endsWith(":") ? name.startsWith(item) : name === item));
+
 /** The feature names a model fitted on these examples uses: the fixed ones and the word cues seen in at least MIN_CUE_COUNT of them. */
 function namesFor(train: readonly { features: Record<string, number> }[]): string[] {
   const counts = new Map<string, number>();
   for (const example of train) for (const name of Object.keys(example.features)) if (name.startsWith(CUE_PREFIX)) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return [...FEATURE_NAMES, ...[...counts.entries()].filter(([, count]) => count >= MIN_CUE_COUNT).map(([name]) => name).sort()];
+  return [...FEATURE_NAMES, ...[...counts.entries()].filter(([, count]) => count >= MIN_CUE_COUNT).map(([name]) => name).sort()].filter(kept);
 }
 
 /** Cross-validated probabilities (folds by position after a fixed shuffle; cue vocabulary chosen inside each fold). */
@@ -132,6 +139,10 @@ console.log("in-scope questions the classifier doubts most:", examples.map((e, i
 console.log("misclassified (cross-validated), first 40:");
 for (const { e, p } of missed.slice(0, Number(process.env.SHOW_MISSED ?? 40))) console.log(`  ${e.label === 1 ? "OUT" : "IN "} ${p.toFixed(3)} ${e.query}`);
 
+if (ablated.length > 0) {
+  console.log(`ablated ${ablated.join(",")}: the model is not written`);
+  process.exit(0);
+}
 const model = fitLogistic(namesFor(examples), examples.map((e) => e.features), labels, { l2: L2 });
 writeFileSync(join(root, "resources", "scope", "model.json"), JSON.stringify({ ...model, threshold }, null, 2) + "\n");
 console.log("weights of the fixed features:", Object.fromEntries(FEATURE_NAMES.map((name) => [name, model.weights[model.features.indexOf(name)]])), "bias", model.bias);

@@ -214,6 +214,7 @@ export class SearchEngine {
     this.restoreAccents = buildAccentRestorer(verses);
     if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
+    if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
   }
 
   /** The exact-word index, built on first use (only the exact-word settings need it). */

@@ -4,6 +4,8 @@ import { loadConversation, newId, saveConversation, type AssistantMessage, type 
 
 /** How many past messages go back to the server as history (it keeps the last 10 exchanges). */
 const HISTORY_MESSAGES = 20;
+/** Each past message is sent cut to this many characters (the server refuses longer entries with 413). */
+const HISTORY_ENTRY_CHARS = 4000;
 
 type Action =
   | { type: "start"; user: Message; assistant: AssistantMessage; replace?: { userId?: string; assistantId: string } }
@@ -57,7 +59,9 @@ export function historyOf(messages: readonly Message[]): ChatTurn[] {
   for (const message of messages) {
     if (message.role !== "assistant" || message.content.trim() === "") continue;
     if (message.status !== "done" && message.status !== "stopped") continue;
-    turns.push({ role: "user", content: message.question }, { role: "assistant", content: message.content });
+    // A refusal is not part of the conversation the model should see.
+    if (message.refusal === "out_of_scope") continue;
+    turns.push({ role: "user", content: message.question.slice(0, HISTORY_ENTRY_CHARS) }, { role: "assistant", content: message.content.slice(0, HISTORY_ENTRY_CHARS) });
   }
   return turns.slice(-HISTORY_MESSAGES);
 }
