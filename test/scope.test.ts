@@ -1,5 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OFF_TOPIC_EXAMPLES, WORLDLY_PASTORAL_EXAMPLES } from "./support/scope-questions.js";
 import { loadScopeResources } from "../src/app/scope.js";
 import { CollectionService } from "../src/app/collections/service.js";
 import { readSettings } from "../src/config/settings.js";
@@ -23,21 +24,9 @@ const scopeOf = async (question: string) => {
   return response.scope!;
 };
 
-/** The questions a new user tried on the embedded default (issue 11), answered with verses then. */
-const OFF_TOPIC = [
-  "como fazer um bolo de chocolate?",
-  "qual a cotação do dólar hoje?",
-  "quem ganhou a copa do mundo de 2002?",
-  "me explique a teoria da relatividade",
-];
+const OFF_TOPIC = OFF_TOPIC_EXAMPLES;
 
-/** Worldly questions a pastor answers from the Bible. */
-const WORLDLY_PASTORAL = [
-  "perdi meu emprego e estou com medo",
-  "o que Jesus disse sobre pagar impostos?",
-  "posso tomar vinho sendo cristão?",
-  "estou endividado e desesperado",
-];
+const WORLDLY_PASTORAL = WORLDLY_PASTORAL_EXAMPLES;
 
 describe("the out-of-scope gate on the real Bible index", () => {
   it.each(OFF_TOPIC)("refuses %s", async (question) => {

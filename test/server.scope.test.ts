@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { OFF_TOPIC_EXAMPLES, WORLDLY_PASTORAL_EXAMPLES } from "./support/scope-questions.js";
 import { createStubProvider } from "../src/adapters/llm/stub.js";
 import { createProvider, providerConfigFromEnv } from "../src/adapters/llm/providers.js";
 import { documentOutOfScopeMessage } from "../src/core/grounding/document-prompt.js";
@@ -15,18 +16,8 @@ import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { startFakeLlmServer, type FakeLlmServer } from "./support/fake-llm-servers.js";
 import { parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
 
-const OFF_TOPIC = [
-  "como fazer um bolo de chocolate?",
-  "qual a cotação do dólar hoje?",
-  "quem ganhou a copa do mundo de 2002?",
-  "me explique a teoria da relatividade",
-];
-const WORLDLY_PASTORAL = [
-  "perdi meu emprego e estou com medo",
-  "o que Jesus disse sobre pagar impostos?",
-  "posso tomar vinho sendo cristão?",
-  "estou endividado e desesperado",
-];
+const OFF_TOPIC = OFF_TOPIC_EXAMPLES;
+const WORLDLY_PASTORAL = WORLDLY_PASTORAL_EXAMPLES;
 
 let dataDir: string;
 beforeAll(async () => {

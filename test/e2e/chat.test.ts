@@ -166,3 +166,59 @@ describe("layout and status", () => {
     }
   });
 });
+
+/** The web app under the server's Content Security Policy: it works and the browser reports no violation. */
+describe("Content Security Policy", () => {
+  it("answers a question with the CSP on, with no violation and no console error", async () => {
+    const document = await fetch(server.url);
+    expect(document.headers.get("content-security-policy")).toContain("script-src 'self'");
+    await document.text();
+
+    const { context, page } = await openApp(browser, server.url, { viewport: DESKTOP });
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to/u.test(message.text())) violations.push(message.text());
+    });
+    try {
+      // Listen in the page too: a violation is also a DOM event.
+      await page.evaluate(`document.addEventListener("securitypolicyviolation", (e) => { window.__csp = (window.__csp || []).concat(e.violatedDirective + " " + e.blockedURI); }); true`);
+      await ask(page, "João 3:16");
+      const answer = await lastAnswerDone(page);
+      expect(await answer.innerText()).toContain("João 3:16");
+      expect(await page.evaluate(`window.__csp || []`)).toEqual([]);
+      expect(violations).toEqual([]);
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** The out-of-scope refusal as a person sees it (stub provider). */
+describe("a question the Bible does not treat", () => {
+  it.each([
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const)("shows the refusal state, with no verses, then answers a real question (%s)", async (device, viewport) => {
+    const { context, page } = await openApp(browser, server.url, { viewport });
+    try {
+      await ask(page, "como fazer um bolo de chocolate?");
+      const refusal = page.getByRole("article", { name: "Pergunta fora do tema" });
+      await refusal.waitFor({ timeout: 60_000 });
+      expect(await refusal.getAttribute("data-refusal")).toBe("out_of_scope");
+      const text = (await refusal.textContent()) ?? "";
+      expect(text).toContain("Fora do que a Bíblia trata");
+      expect(text).toContain("eu respondo só a partir da Bíblia");
+      expect(await refusal.locator(".sources").count()).toBe(0);
+      expect(await refusal.getByRole("button").count()).toBe(0);
+      await screenshot(page, `${device}-20-out-of-scope`);
+
+      await ask(page, "estou endividado e desesperado");
+      const answer = await lastAnswerDone(page);
+      expect(await answer.locator(".sources li").count()).toBeGreaterThan(0);
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
