@@ -47,16 +47,9 @@
  * `checkCitations(fullText).text` for every chunking. Each push costs O(delta + a few hundred
  * characters): it never rescans the text already released.
  */
-import {
-  type BibleReference,
-  type ReferenceMatch,
-  type Versification,
-  findReferences,
-  formatReference,
-  formatReferences,
-  referencePrefixLength,
-} from "../bible/references.js";
+import { type BibleReference, type Versification, formatReference, formatReferences } from "../bible/references.js";
 import type { ShownVerses } from "./passages.js";
+import { type ScannedReference, scanPrefixLength, scanReferences } from "./reference-scan.js";
 import { isHws, isNewline } from "./text-chars.js";
 
 /** What decides whether a span was shown (a `ShownVerses`, or a test double). */
@@ -94,7 +87,7 @@ const BRACKETS: ReadonlyMap<string, string> = new Map([
   ["(", ")"],
   ["[", "]"],
 ]);
-const MARKERS: ReadonlySet<string> = new Set(["*", "_"]);
+const MARKERS: ReadonlySet<string> = new Set(["*", "_", "~", "`"]);
 const SEPARATORS: ReadonlySet<string> = new Set([",", ";", ":"]);
 /** List bullets that a removed list item takes with it ("-" and "*" count as dash and marker too). */
 const BULLETS: ReadonlySet<string> = new Set(["-", "*", "•", "+"]);
@@ -268,6 +261,10 @@ class Rewriter {
   readonly citations: string[] = [];
   readonly removed: string[] = [];
   private readonly cited = new Set<string>();
+  /** The last span of the last reference, and whether that reference was removed (for a bare "versículo N"). */
+  private last: { ref: BibleReference; removed: boolean } | undefined;
+  /** An emphasis marker left open by a removed reference, to drop right after it ("João **3:99**"). */
+  private stripRight: string[] = [];
 
   constructor(
     private readonly shown: ShownSet,
@@ -280,11 +277,15 @@ class Rewriter {
    * less than `end` only when the cleanup of a hole needs characters after `end` (then the rest
    * holds no reference).
    */
-  process(buf: string, p: number, end: number, matches: readonly ReferenceMatch[], final: boolean): number {
+  process(buf: string, p: number, end: number, matches: readonly ScannedReference[], final: boolean): number {
     let index = 0;
     for (;;) {
       const next = matches[index];
       const limit = next ? next.start : end;
+      while (this.stripRight.length > 0) {
+        const marker = this.stripRight.shift() as string;
+        while (p < limit && buf[p] === marker) p++;
+      }
       if (this.hole) {
         const r = this.junction(buf, p, limit, next !== undefined, final && next === undefined);
         if (r === undefined) return p;
@@ -323,20 +324,59 @@ class Rewriter {
     this.citations.push(canonical);
   }
 
-  private reference(match: ReferenceMatch): void {
+  private reference(match: ScannedReference): void {
+    let refs = match.references;
+    if (match.bare) {
+      // "versículo 19": of the chapter of the reference before it; gone with a removed one
+      const last = this.last;
+      if (!last) {
+        this.out += match.text;
+        return;
+      }
+      if (last.removed) {
+        this.removed.push(match.text);
+        this.hole = true;
+        return;
+      }
+      const chapter = last.ref.chapterEnd;
+      refs = [{ book: last.ref.book, chapterStart: chapter, chapterEnd: chapter, ...match.bare }];
+    }
     const kept: BibleReference[] = [];
     const dropped: BibleReference[] = [];
-    for (const ref of match.references) (this.shown.covers(ref, this.versification) ? kept : dropped).push(ref);
+    for (const ref of refs) (this.shown.covers(ref, this.versification) ? kept : dropped).push(ref);
+    if (!match.bare) this.last = { ref: refs[refs.length - 1] as BibleReference, removed: kept.length === 0 };
     if (dropped.length === 0) {
       this.out += match.text;
       for (const ref of kept) this.cite(ref);
-    } else if (kept.length === 0) {
+      return;
+    }
+    this.balanceMarkers(match.text);
+    if (kept.length === 0) {
       this.removed.push(match.text);
       this.hole = true;
     } else {
       this.out += formatReferences(kept);
       for (const ref of kept) this.cite(ref);
       for (const ref of dropped) this.removed.push(formatReference(ref));
+    }
+  }
+
+  /**
+   * A rewritten reference that held one side of an emphasis ("**João** 3:99", "João **3:99**")
+   * takes the other side with it: the run of markers right before it, or else right after it.
+   */
+  private balanceMarkers(text: string): void {
+    const runs = new Map<string, number>();
+    for (const run of text.matchAll(/([*_~`])\1*/g)) {
+      const c = run[1] as string;
+      runs.set(c, (runs.get(c) ?? 0) + 1);
+    }
+    for (const [c, count] of runs) {
+      if (count % 2 === 0) continue;
+      let k = this.out.length;
+      while (k > this.released && this.out[k - 1] === c) k--;
+      if (k < this.out.length) this.out = this.out.slice(0, k);
+      else this.stripRight.push(c);
     }
   }
 
@@ -504,7 +544,7 @@ class Rewriter {
  */
 export function checkCitations(text: string, shown: ShownSet, versification?: Versification): CitationCheck {
   const core = new Rewriter(shown, versification);
-  core.process(text, 0, text.length, findReferences(text), true);
+  core.process(text, 0, text.length, scanReferences(text), true);
   return { text: core.release(true), citations: [...core.citations], removed: [...core.removed] };
 }
 
@@ -540,7 +580,7 @@ export class CitationStreamFilter {
     if (this.finished) throw new Error("CitationStreamFilter: push depois de flush.");
     if (delta === "") return "";
     this.pending += delta;
-    const hold = referencePrefixLength(this.rawContext + this.pending);
+    const hold = scanPrefixLength(this.rawContext + this.pending);
     const safe = this.pending.length - Math.min(hold, this.pending.length);
     if (safe > 0) this.advance(safe, false);
     return this.core.release(false);
@@ -569,7 +609,7 @@ export class CitationStreamFilter {
     const context = this.rawContext;
     const scan = context + this.pending.slice(0, safe);
     const from = context.length;
-    const matches = findReferences(scan).filter((m) => m.start >= from);
+    const matches = scanReferences(scan).filter((m) => m.start >= from);
     const consumed = this.core.process(scan, from, scan.length, matches, final) - from;
     if (consumed > 0) {
       let next = scan.slice(0, from + consumed);
