@@ -523,6 +523,29 @@ class Rewriter {
         return r;
       }
 
+      if (isLetter(rc)) {
+        const w = wordAt(q);
+        if (w === undefined) return undefined;
+        const lw = wordStartBefore(o, lt, lo);
+        if (
+          RIGHT_CONNECTORS.has(w.word) &&
+          isHws(buf[w.end]) &&
+          lw < lt &&
+          !isLetter(o[lw - 1]) &&
+          RIGHT_CONNECTORS.has(o.slice(lw, lt).toLowerCase())
+        ) {
+          // "Veja Rm 3:99 e Gl 9:99 e agora": one connector is enough
+          this.out = o.slice(0, trimEndHws(o, lw, lo)) + " ";
+          return q;
+        }
+        const ls = trimEndHws(o, lt - 1, lo);
+        if ((o[lt - 1] === "," || o[lt - 1] === ";") && isDigit(o[ls - 1])) {
+          // "Leia Jo 3:16; Rm 3:99 para mais": the list ended with the kept reference
+          this.out = o.slice(0, ls) + " ";
+          return q;
+        }
+      }
+
       // Rule 4: join with one space.
       const space = (lsp || rsp) && !(lt === 0 && this.outAtStart) && !isNewline(o[lt - 1]);
       this.out = o.slice(0, lt) + (space ? " " : "");

@@ -28,7 +28,7 @@ const VERSE_WORD = "(?:versiculos?|vers\\.|vv?\\.)";
 const END = "(?![\\d\\p{L}%])";
 /** A verse appended to a reference: "e 19", ".19", ", v. 19", "versículo 19". */
 const CONTINUATION = new RegExp(
-  `(?:[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?${VERSE_WORD}[\\t ]*|[\\t ]+e[\\t ]+|\\.)(\\d{1,3})${RANGE}${END}`,
+  `(?:[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?(?:n?[oa]s?[\\t ]+)?${VERSE_WORD}[\\t ]*|[\\t ]+e[\\t ]+|\\.)(\\d{1,3})${RANGE}${END}`,
   "yu",
 );
 /** "Jo 3 (v. 16)". */
@@ -47,6 +47,8 @@ const CONTINUATION_PARTIAL = new RegExp(
     [
       `[\\t ]*[,;]?[\\t ]*(?:e(?:[\\t ]+(?:s\\p{L}*\\.?|${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL}|${NUMBERS_PARTIAL}))?)?`,
       "[\\t ]*ss?",
+      "[\\t ]*:[\\t ]*",
+      `[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?(?:n(?:[oa]s?)?|[oa]s?)(?:[\\t ]+(?:${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL})?)?`,
       "\\.\\d{0,3}",
       `[\\t ]*[,;]?[\\t ]*${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL}`,
       `[\\t ]*\\((?:[\\t ]*${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL}[\\t ]*)?`,
@@ -149,6 +151,10 @@ function shadowMatches(mapped: MappedText, outside: ReadonlyArray<readonly [numb
   return withBare;
 }
 
+function sameReferences(a: ShadowMatch, b: ShadowMatch): boolean {
+  return a.references.length === b.references.length && JSON.stringify(a) === JSON.stringify({ ...b, start: a.start, end: a.end });
+}
+
 /** One match per Markdown link that holds references: the whole link, with all of them. */
 function mergeLinks(text: string, matches: ScannedReference[]): ScannedReference[] {
   if (!text.includes("](")) return matches;
@@ -222,6 +228,25 @@ export function scanPrefixLength(text: string): number {
     const m = matches[k] as ShadowMatch;
     const start = mapped.originalBoundary(m.start);
     if (start < open && open < mapped.originalEnd(m.end)) open = start;
+  }
+  // and never release a reference whose reading depends on what is held ("Jo 3:1;3" + "\nJd 24")
+  if (open < sub.length) {
+    const full = matches.map((m) => [mapped.originalBoundary(m.start), mapped.originalEnd(m.end), m] as const);
+    for (let guard = 0; guard < 8 && open > 0; guard++) {
+      const cut = buildShadow(sub.slice(0, open));
+      const released = shadowMatches(cut.mapped, cut.outside);
+      let moved = false;
+      for (let k = released.length - 1; k >= 0; k--) {
+        const m = released[k] as ShadowMatch;
+        const f = full[k];
+        const start = cut.mapped.originalBoundary(m.start);
+        const end = cut.mapped.originalEnd(m.end);
+        if (f && f[0] === start && f[1] === end && sameReferences(f[2], m)) continue;
+        open = Math.min(start, f ? f[0] : start);
+        moved = true;
+      }
+      if (!moved) break;
+    }
   }
   return sub.length - open;
 }

@@ -156,6 +156,7 @@ function perCharacter(text: string, outside: Array<readonly [number, number]>): 
 
 const COLON_SPACES = /(?<=\d)[\t ]*:[\t ]*(?=\d)/g;
 const LEADING_ZEROS = /(?<![\d.,])0+(?=\d)/g;
+const TRAILING_ZEROS = /(?<![\d.,])0+$/g;
 const LETTER_DIGIT = /(?<=\p{L})(?=\d)/gu;
 
 function alternation(words: Iterable<string>): string {
@@ -288,6 +289,8 @@ export function buildShadow(text: string, partial = false): Shadow {
   let t = perCharacter(text, outside);
   t = t.replace(COLON_SPACES, () => ":");
   t = t.replace(LEADING_ZEROS, () => "");
+  // streaming: "Jo 0" may become "Jo 03:16"
+  if (partial) t = t.replace(TRAILING_ZEROS, () => "1");
   t = replaceFolded(t, ENGLISH, (m, start) =>
     capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
   );
