@@ -11,7 +11,7 @@
  * still become (or extend) any of these.
  */
 import { type BibleReference, type ReferenceMatch, findReferences, referencePrefixLength } from "../bible/references.js";
-import { foldText } from "../bible/books.js";
+import { bookByCode, foldText } from "../bible/books.js";
 import type { MappedText } from "./mapped-text.js";
 import { buildShadow } from "./shadow.js";
 
@@ -115,11 +115,28 @@ function extend(folded: string, start: number, end: number, refs: BibleReference
   return end;
 }
 
+const WORD_ORDINAL = /^(?:primeir[ao]|segund[ao]|terceir[ao])[\t ]+/iu;
+
+/**
+ * "Segundo João 3:16" is "according to João 3:16", not 2 João (which has one chapter): a word
+ * ordinal whose numbered book has no such chapter is read as a word.
+ */
+function ordinalOrPreposition(text: string, m: ReferenceMatch): ReferenceMatch {
+  const w = WORD_ORDINAL.exec(m.text);
+  if (!w) return m;
+  const book = bookByCode((m.references[0] as BibleReference).book);
+  if (!book || m.references.every((r) => r.chapterEnd <= book.chapters)) return m;
+  const start = m.start + w[0].length;
+  const again = findReferences(text.slice(start, m.end + 64))[0];
+  if (!again || again.start !== 0) return m;
+  return { ...again, start, end: start + again.end - again.start };
+}
+
 /** Every reference of the shadow, in shadow coordinates; books outside the canon re-booked. */
 function shadowMatches(mapped: MappedText, outside: ReadonlyArray<readonly [number, number]>): ShadowMatch[] {
   const text = mapped.text;
   const folded = foldText(text);
-  const found = findReferences(text);
+  const found = findReferences(text).map((m) => ordinalOrPreposition(text, m));
   const out: ShadowMatch[] = [];
   for (let k = 0; k < found.length; k++) {
     const m = found[k] as ReferenceMatch;

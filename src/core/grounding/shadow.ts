@@ -215,7 +215,7 @@ function isNumberWordPrefix(w: string): boolean {
 }
 
 const ENGLISH = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*\\d)`,
+  `(?<![\\p{L}\\p{N}])(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$))`,
   "giu",
 );
 const ENGLISH_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*$)`, "iu");
@@ -225,7 +225,7 @@ const WORDS_AT_END = /(?<![\p{L}\p{N}])[\p{L}][\p{L}\t ]*$/u;
 const ORDINAL = "(?:[1-4](?:[ªºao°])?[\\t ]*|(?:i{1,3}|iv)[\\t ]+)";
 const ORDINAL_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])${ORDINAL}$`, "u");
 const OUTSIDE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:cap\\S*[\\t ]*)?\\d)`,
+  `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:(?:cap\\S*[\\t ]*)?\\d|c\\p{L}*\\.?[\\t ]*$))`,
   "giu",
 );
 const OUTSIDE_AT_END = new RegExp(
@@ -294,6 +294,13 @@ export function buildShadow(text: string, partial = false): Shadow {
   t = replaceFolded(t, ENGLISH, (m, start) =>
     capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
   );
+  if (partial) {
+    // streaming: number words still being written ("versículo cento e setenta e oi") hold as a number
+    t = replaceFolded(t, PARTIAL_NUMBER_WORD, (m) => {
+      const last = /\p{L}*$/u.exec(m)?.[0] ?? "";
+      return isNumberWordPrefix(last) ? "1" : undefined;
+    });
+  }
   t = replaceFolded(t, NUMBER_WORDS_AFTER_KEYWORD, (m, start) => {
     // words with their offsets in m; "e" joins, it is no number
     const words = [...m.matchAll(/\p{L}+/gu)].filter((w) => w[0] !== "e");
@@ -304,16 +311,9 @@ export function buildShadow(text: string, partial = false): Shadow {
     return String(v.value) + t.text.slice(start + rest, start + m.length);
   });
   if (partial) {
-    const tail = t;
-    t = replaceFolded(t, PARTIAL_NUMBER_WORD, (m) => {
-      const last = /\p{L}*$/u.exec(m)?.[0] ?? "";
-      return isNumberWordPrefix(last) ? "1" : undefined;
-    });
-    if (t === tail) {
-      t = replaceFolded(t, ENGLISH_AT_END, (m, start) =>
-        capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
-      );
-    }
+    t = replaceFolded(t, ENGLISH_AT_END, (m, start) =>
+      capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
+    );
   }
   t = t.replace(LETTER_DIGIT, () => " ");
   const recordOutside = (start: number, length: number): string => {
