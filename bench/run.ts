@@ -9,6 +9,7 @@ import { runLsaBench } from "./lsa.js";
 import { runVectorBench } from "./vectors.js";
 import { runCollectionsBench } from "./collections.js";
 import { runChromaBench } from "./chroma.js";
+import { runCitationsBench } from "./citations.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
@@ -17,6 +18,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ["retrieval", runRetrievalBench],
   ["chat", () => runChatBench()],
   ["collections", runCollectionsBench],
+  ["citations", () => runCitationsBench()],
   // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
   ["chroma", runChromaBench],
 ];

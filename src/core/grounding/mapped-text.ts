@@ -15,6 +15,14 @@ export class MappedText {
     readonly originalLength: number,
   ) {}
 
+  private foldedText: string | undefined;
+
+  /** `fold(text)`, computed once per text (a length-preserving folding such as books.ts `foldText`). */
+  folded(fold: (text: string) => string): string {
+    this.foldedText ??= fold(this.text);
+    return this.foldedText;
+  }
+
   static builder(originalLength: number): MappedTextBuilder {
     return new MappedTextBuilder(originalLength);
   }

@@ -135,7 +135,7 @@ function ordinalOrPreposition(text: string, m: ReferenceMatch): ReferenceMatch {
 /** Every reference of the shadow, in shadow coordinates; books outside the canon re-booked. */
 function shadowMatches(mapped: MappedText, outside: ReadonlyArray<readonly [number, number]>): ShadowMatch[] {
   const text = mapped.text;
-  const folded = foldText(text);
+  const folded = mapped.folded(foldText);
   const found = findReferences(text).map((m) => ordinalOrPreposition(text, m));
   const out: ShadowMatch[] = [];
   for (let k = 0; k < found.length; k++) {
@@ -206,6 +206,9 @@ export function scanReferences(text: string): ScannedReference[] {
   return mergeLinks(text, matches);
 }
 
+/** How far after its end a reference's reading may look ("Jo 3:1;3" + "\nJd": a number, spaces, a book name). */
+const DEPENDENCY_REACH = 48;
+
 /** How much of the answer's end `scanPrefixLength` looks at. */
 const PREFIX_WINDOW = 960;
 
@@ -232,7 +235,7 @@ export function scanPrefixLength(text: string): number {
   if (plainHold > 0) open = Math.min(open, mapped.originalBoundary(mapped.text.length - plainHold));
   const matches = shadowMatches(mapped, outside);
   const last = matches[matches.length - 1];
-  const folded = foldText(mapped.text);
+  const folded = mapped.folded(foldText);
   if (last && CONTINUATION_PARTIAL.test(folded.slice(last.end))) open = Math.min(open, mapped.originalBoundary(last.start));
   const bare = BARE_PARTIAL.exec(folded);
   if (bare) open = Math.min(open, mapped.originalBoundary(bare.index));
@@ -247,8 +250,8 @@ export function scanPrefixLength(text: string): number {
     if (start < open && open < mapped.originalEnd(m.end)) open = start;
   }
   // and never release a reference whose reading depends on what is held ("Jo 3:1;3" + "\nJd 24")
-  if (open < sub.length) {
-    const full = matches.map((m) => [mapped.originalBoundary(m.start), mapped.originalEnd(m.end), m] as const);
+  const full = matches.map((m) => [mapped.originalBoundary(m.start), mapped.originalEnd(m.end), m] as const);
+  if (open < sub.length && full.some(([start, end]) => start < open && end > open - DEPENDENCY_REACH)) {
     for (let guard = 0; guard < 8 && open > 0; guard++) {
       const cut = buildShadow(sub.slice(0, open));
       const released = shadowMatches(cut.mapped, cut.outside);

@@ -178,6 +178,8 @@ const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
   ["trigesimo", 30],
 ]);
 const NUMBER_WORD = `(?:${alternation(NUMBER_WORDS.keys())})`;
+/** Cheap test before the number-word passes. */
+const NUMBER_KEYWORD_PRESENT = /cap|vers|v\.|vv|salm|psalm/i;
 const NUMBER_KEYWORDS = "(?:capitulos?|cap\\.|versiculos?|vers\\.|vv?\\.|salmos?|psalms?)";
 /** Number words after a keyword (matched on folded text; lengths equal the original's). */
 const NUMBER_WORDS_AFTER_KEYWORD = new RegExp(
@@ -214,13 +216,18 @@ function isNumberWordPrefix(w: string): boolean {
   return false;
 }
 
+/** The start of a word, or of a name glued to its ordinal ("1John"). */
+const WORD_START = "(?:(?<![\\p{L}\\p{N}])|(?<=(?<![\\p{L}\\p{N}])[1-3]))";
+/** "IJoão", "IICo": a roman ordinal glued to a capitalised name. */
+const GLUED_ROMAN = /(?<![\p{L}\p{N}])I{1,3}(?=\p{Lu}\p{Ll})/gu;
+const GLUED_ROMAN_AT_END = /(?<![\p{L}\p{N}])I{1,3}(?=\p{Lu}$)/gu;
 const ENGLISH = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$))`,
+  `${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$))`,
   "giu",
 );
-const ENGLISH_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*$)`, "iu");
+const ENGLISH_AT_END = new RegExp(`${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*$)`, "iu");
 /** A word being written at the end: the start of a name (letters, maybe spaces inside). */
-const WORDS_AT_END = /(?<![\p{L}\p{N}])[\p{L}][\p{L}\t ]*$/u;
+const WORDS_AT_END = new RegExp(`${WORD_START}[\\p{L}][\\p{L}\\t ]*$`, "u");
 
 const ORDINAL = "(?:[1-4](?:[ªºao°])?[\\t ]*|(?:i{1,3}|iv)[\\t ]+)";
 const ORDINAL_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])${ORDINAL}$`, "u");
@@ -245,7 +252,7 @@ const NAME_PREFIXES: ReadonlySet<string> = (() => {
  * the canon, rewritten to the placeholder book, so that it is held back as a header in progress.
  */
 function partialName(t: MappedText): MappedText {
-  const folded = foldText(t.text);
+  const folded = t.folded(foldText);
   const m = WORDS_AT_END.exec(folded);
   if (!m) return t;
   for (let s = m.index; s < folded.length; s++) {
@@ -270,7 +277,7 @@ function capitalised(original: string, replacement: string): string {
  * matching ignores case and accents.
  */
 function replaceFolded(t: MappedText, re: RegExp, replacement: (m: string, start: number) => string | undefined): MappedText {
-  const folded = foldText(t.text);
+  const folded = t.folded(foldText);
   const spans: Array<[number, number, string]> = [];
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -294,14 +301,15 @@ export function buildShadow(text: string, partial = false): Shadow {
   t = replaceFolded(t, ENGLISH, (m, start) =>
     capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
   );
-  if (partial) {
+  const numbers = NUMBER_KEYWORD_PRESENT.test(t.text);
+  if (partial && numbers) {
     // streaming: number words still being written ("versículo cento e setenta e oi") hold as a number
     t = replaceFolded(t, PARTIAL_NUMBER_WORD, (m) => {
       const last = /\p{L}*$/u.exec(m)?.[0] ?? "";
       return isNumberWordPrefix(last) ? "1" : undefined;
     });
   }
-  t = replaceFolded(t, NUMBER_WORDS_AFTER_KEYWORD, (m, start) => {
+  if (numbers) t = replaceFolded(t, NUMBER_WORDS_AFTER_KEYWORD, (m, start) => {
     // words with their offsets in m; "e" joins, it is no number
     const words = [...m.matchAll(/\p{L}+/gu)].filter((w) => w[0] !== "e");
     const v = numberWordsValue(words.map((w) => w[0]));
@@ -316,6 +324,8 @@ export function buildShadow(text: string, partial = false): Shadow {
     );
   }
   t = t.replace(LETTER_DIGIT, () => " ");
+  t = t.replace(GLUED_ROMAN, (m) => `${m[0]} `);
+  if (partial) t = t.replace(GLUED_ROMAN_AT_END, (m) => `${m[0]} `);
   const recordOutside = (start: number, length: number): string => {
     outside.push([t.originalStart(start), t.originalEnd(start + length)]);
     return OUTSIDE_PLACEHOLDER;
