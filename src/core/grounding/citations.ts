@@ -5,8 +5,13 @@
  * (`CitationStreamFilter`), so a fabricated reference never reaches the browser, not even
  * half-written.
  *
- * What happens to a reference (a match of `findReferences`, which may be a list such as
- * "Rm 3:23; 6:23"):
+ * References are found by ./reference-scan.ts: the reference grammar run on a normalising shadow
+ * of the answer (./shadow.ts), so that odd spellings (Markdown inside, no space, English names,
+ * books outside the canon, numbers in words, Unicode digits and colons, invisible or look-alike
+ * characters, line breaks, Bible URLs) are recognised, plus continuations ("Jo 3:16 e 19"),
+ * bare verses ("versículo 19", read against the reference before it) and whole Markdown links.
+ *
+ * What happens to a reference (a match, which may be a list such as "Rm 3:23; 6:23"):
  * - every span shown: kept exactly as written; its spans are cited.
  * - no span shown: the reference text is removed (it is listed in `removed` as written) and the
  *   text around the hole is cleaned up (rules below).
@@ -39,8 +44,14 @@
  *    "Como diz Rm 3:99, Deus" → "Como diz, Deus"; "Leia Rm 3:99 e ore" → "Leia e ore".
  * The cleanup never touches other words, so a dangling "Como diz" may remain.
  *
+ * A removed or rewritten reference that held one side of an emphasis ("**João** 3:99") takes
+ * the other side with it. Two more joins: a connector doubled by the hole goes ("Veja Rm 3:99 e
+ * Gl 9:99 e agora" → "Veja e agora"), and so does a list separator left between a kept reference
+ * and a word ("Jo 3:16; Rm 3:99 para mais" → "Jo 3:16 para mais").
+ *
  * Streaming. `push` releases text as soon as nothing later can change it: it holds back the
- * tail that may still become (or extend) a reference (`referencePrefixLength`), plus the few
+ * tail that may still become (or extend) a reference (`scanPrefixLength`, at most its window of
+ * 960 characters), plus the few
  * output characters that the cleanup of a hole may still remove (trailing spaces, separators,
  * connectors, brackets and lead-in words), plus, after a removed reference, the characters
  * needed to decide its cleanup. The concatenation of all released text equals
