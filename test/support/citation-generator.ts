@@ -10,6 +10,7 @@
  * in the output (in digits, or in words for the word form). Every allowed reference must be
  * left verbatim (when planted alone) and be cited.
  */
+import { mulberry32 } from "../../src/core/embedding/linalg.js";
 import { CitationStreamFilter, checkCitations } from "../../src/core/grounding/citations.js";
 import { ShownVerses } from "../../src/core/grounding/passages.js";
 
@@ -18,17 +19,8 @@ export const SHOWN = new ShownVerses([
   { book: "ROM", chapter: 6, verse: 23, verseEnd: 23, windowRefs: [] },
 ]);
 
-/** Seeded PRNG (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG. */
+export const seeded = mulberry32;
 
 interface Book {
   spellings: readonly string[];
