@@ -39,6 +39,8 @@ const REMOVED: Case[] = [
   ["appended with ss", "Leia João 3:17ss.", "Leia João 3:17.", ["João 3:17"]],
   ["appended with e seguintes", "Leia João 3:17 e seguintes.", "Leia João 3:17.", ["João 3:17"]],
   ["appended with a period", "Leia João 3:16.19 hoje.", "Leia João 3:16 hoje.", J16],
+  ["appended before a list bullet", "1. Jo 3:16.19\n- 1 Jo 4:8", "1. João 3:16\n", J16],
+  ["appended with e versículo, before a bullet", "> João 3:16 e versículo 19\n- Rm 5:8: o amor", "> João 3:16\n- o amor", J16],
   ["appended with v.", "Leia João 3:16, v. 19, hoje.", "Leia João 3:16, hoje.", J16],
   ["no space, numbered", "O amor (1Jo4:8) é Deus.", "O amor é Deus.", []],
   ["no space", "Veja Rm5:8.", "", []],

@@ -23,20 +23,25 @@ export interface ScannedReference extends ReferenceMatch {
   bare?: { verseStart: number; verseEnd: number };
 }
 
-const RANGE = "(?:[\\t ]*(?:-|\u2013|\u2014|a|ate)[\\t ]*(\\d{1,3}))?";
+/** A range after a verse: a dash without spaces (" - " is punctuation), or "a"/"até". */
+const RANGE = "(?:(?:-|\u2013|\u2014|[\\t ]+(?:a|ate)[\\t ]+)(\\d{1,3}))?";
 const VERSE_WORD = "(?:versiculos?|vers\\.|vv?\\.)";
 const END = "(?![\\d\\p{L}%])";
 /** A verse appended to a reference: "e 19", ".19", ", v. 19", "versículo 19". */
-const CONTINUATION = new RegExp(
-  `(?:[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?(?:n?[oa]s?[\\t ]+)?${VERSE_WORD}[\\t ]*|[\\t ]+e[\\t ]+|\\.)(\\d{1,3})${RANGE}${END}`,
-  "yu",
-);
+const CONTINUATION_HEAD = `(?:[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?(?:n?[oa]s?[\\t ]+)?${VERSE_WORD}[\\t ]*|[\\t ]+e[\\t ]+|\\.)(\\d{1,3})`;
+const CONTINUATION = new RegExp(`${CONTINUATION_HEAD}${RANGE}${END}`, "yu");
+/** The same without a range, for when the range would run into the next reference ("e 5 e 1 Jo"). */
+const CONTINUATION_SINGLE = new RegExp(`${CONTINUATION_HEAD}()${END}`, "yu");
 /** "Jo 3 (v. 16)". */
 const PAREN_VERSE = new RegExp(`[\\t ]*\\([\\t ]*${VERSE_WORD}[\\t ]*(\\d{1,3})${RANGE}[\\t ]*\\)`, "yu");
 /** "Jo 3:16 ss", "Jo 3:16 e seguintes". */
 const FOLLOWING = /[\t ]*(?:ss|e[\t ]+seguintes|e[\t ]+segs?\.?)(?!\p{L})/uy;
 const GLUED_FOLLOWING = /(\d+)ss(?!\p{L})/gu;
-const BARE = new RegExp(`(?<![\\p{L}\\p{N}])${VERSE_WORD}[\\t ]*(\\d{1,3})(?:[\\t ]*(?:-|\u2013|a|ate|e)[\\t ]*(\\d{1,3}))?${END}`, "gu");
+const BARE = new RegExp(
+  `(?<![\\p{L}\\p{N}])${VERSE_WORD}[\\t ]*(\\d{1,3})(?:(?:-|\u2013|[\\t ]+(?:a|ate|e)[\\t ]+)(\\d{1,3}))?${END}`,
+  "gu",
+);
+const BARE_SINGLE = new RegExp(`${VERSE_WORD}[\\t ]*(\\d{1,3})()${END}`, "yu");
 const LINK = /\[[^[\]\n]{0,200}\]\([^()\s]{0,500}\)/g;
 
 // Streaming: what may still become a continuation, a bare verse, a link or a URL.
@@ -103,7 +108,11 @@ function extend(folded: string, start: number, end: number, refs: BibleReference
       continue;
     }
     CONTINUATION.lastIndex = end;
-    const c = CONTINUATION.exec(folded);
+    let c = CONTINUATION.exec(folded);
+    if (c && end + c[0].length > limit) {
+      CONTINUATION_SINGLE.lastIndex = end;
+      c = CONTINUATION_SINGLE.exec(folded);
+    }
     if (c && end + c[0].length <= limit && last.verseEnd !== undefined) {
       const first = Number(c[1]);
       refs.push(verseSpan(last.book, last.chapterEnd, first, c[2] ? Number(c[2]) : first));
@@ -154,9 +163,19 @@ function shadowMatches(mapped: MappedText, outside: ReadonlyArray<readonly [numb
   let b: RegExpExecArray | null;
   while ((b = BARE.exec(folded)) !== null) {
     const bs = b.index;
-    const be = bs + b[0].length;
+    let be = bs + b[0].length;
     while (k < out.length && (out[k] as ShadowMatch).end <= bs) withBare.push(out[k++] as ShadowMatch);
     const next = out[k];
+    if (next && next.start < be && next.start > bs && b[2] !== undefined) {
+      // "versículo 5 e 1 João 4:8": the range runs into the next reference
+      BARE_SINGLE.lastIndex = bs;
+      const single = BARE_SINGLE.exec(folded);
+      if (single) {
+        b = single;
+        be = bs + single[0].length;
+        BARE.lastIndex = be;
+      }
+    }
     if (next && next.start < be) {
       BARE.lastIndex = Math.max(BARE.lastIndex, next.end);
       continue;
