@@ -228,6 +228,11 @@ export function scanReferences(text: string): ScannedReference[] {
 /** How far after its end a reference's reading may look ("Jo 3:1;3" + "\nJd": a number, spaces, a book name). */
 const DEPENDENCY_REACH = 48;
 
+/** An end of text after which no word is being written (the partial shadow equals the plain one). */
+const SETTLED_END = /^[1-9,;:!?)\]}'"\u201d\u2019\u00bb\u2013\u2014-]$/u;
+/** What the shadow drops at the end of a text. */
+const TRAILING_UNSEEN = /[\p{M}\p{Cf}*_~`]+$/u;
+
 /** How much of the answer's end `scanPrefixLength` looks at. */
 const PREFIX_WINDOW = 960;
 
@@ -244,14 +249,18 @@ export function scanPrefixLength(text: string): number {
   }
   const sub = text.slice(base);
   let open = sub.length;
-  // a header in progress, with the words being written read as the names they may become
-  const partial = buildShadow(sub, true).mapped;
-  const hold = referencePrefixLength(partial.text);
-  if (hold > 0) open = Math.min(open, partial.originalBoundary(partial.text.length - hold));
   // on the text as it is: a header, a continuation or a bare verse in progress
   const { mapped, outside } = buildShadow(sub);
-  const plainHold = referencePrefixLength(mapped.text);
-  if (plainHold > 0) open = Math.min(open, mapped.originalBoundary(mapped.text.length - plainHold));
+  // a header in progress, with the words being written read as the names they may become
+  // (the same shadow when the text ends in a digit or punctuation: no word is being written)
+  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1));
+  const partial = settled ? mapped : buildShadow(sub, true).mapped;
+  const hold = referencePrefixLength(partial.text);
+  if (hold > 0) open = Math.min(open, partial.originalBoundary(partial.text.length - hold));
+  if (!settled) {
+    const plainHold = referencePrefixLength(mapped.text);
+    if (plainHold > 0) open = Math.min(open, mapped.originalBoundary(mapped.text.length - plainHold));
+  }
   const matches = shadowMatches(mapped, outside);
   const last = matches[matches.length - 1];
   const folded = mapped.folded(foldText);
