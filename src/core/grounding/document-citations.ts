@@ -151,6 +151,14 @@ const PAGE_PREFIX = /^(?:pp?\.?|p[áa](?:g(?:s|i(?:n(?:as?)?)?)?)?\.?)(?:[ \t]*\
 /** After a PAGE: what may still extend it into a range. */
 const PAGE_GROWS = /^[ \t]*(?:[-–][ \t]*\d*)?$/;
 
+/** The numbers of a range `first`–`last` (just `first` without `last`); a long or reversed one stands for its two ends. */
+function expandRange(first: number, last = first): number[] {
+  if (last < first || last - first > RANGE_MAX_SPAN) return [first, last];
+  const out: number[] = [];
+  for (let n = first; n <= last; n++) out.push(n);
+  return out;
+}
+
 function normaliseId(id: string): string {
   return id.normalize("NFC").toLowerCase();
 }
@@ -244,10 +252,7 @@ class Grammar {
   private resolveMarker(written: string, content: string, end: number): Construct {
     const numbers: number[] = [];
     for (const m of content.matchAll(MARKER_NUMBER)) {
-      const first = Number(m[1]);
-      const last = m[2] === undefined ? first : Number(m[2]);
-      if (last >= first && last - first <= RANGE_MAX_SPAN) for (let n = first; n <= last; n++) numbers.push(n);
-      else numbers.push(first, last);
+      numbers.push(...expandRange(Number(m[1]), m[2] === undefined ? undefined : Number(m[2])));
     }
     const kept: DocumentPassage[] = [];
     const dropped: number[] = [];
@@ -288,11 +293,7 @@ class Grammar {
     if (!m) return !final && PAGE_PREFIX.test(buf.slice(p)) ? "need" : undefined;
     const end = p + m[0].length;
     if (!final && PAGE_GROWS.test(buf.slice(end))) return "need";
-    const first = Number(m[1]);
-    const last = m[2] === undefined ? first : Number(m[2]);
-    const pages: number[] = [];
-    if (last >= first && last - first <= RANGE_MAX_SPAN) for (let n = first; n <= last; n++) pages.push(n);
-    else pages.push(first, last);
+    const pages = expandRange(Number(m[1]), m[2] === undefined ? undefined : Number(m[2]));
     const shown = pages.every((page) => this.pagesShown.some(([a, b]) => a <= page && page <= b));
     return shown
       ? { end, replacement: m[0], removed: [], cited: [] }
@@ -322,11 +323,7 @@ class Grammar {
       cited = token.sources.filter((passage) => passage.chunk === chunk);
       shown = cited.length > 0;
     } else if (shown && m[2] !== undefined) {
-      const first = Number(m[2]);
-      const last = m[3] === undefined ? first : Number(m[3]);
-      const pages: number[] = [];
-      if (last >= first && last - first <= RANGE_MAX_SPAN) for (let n = first; n <= last; n++) pages.push(n);
-      else pages.push(first, last);
+      const pages = expandRange(Number(m[2]), m[3] === undefined ? undefined : Number(m[3]));
       const covering = (page: number) =>
         token.sources.filter((s) => s.page !== undefined && s.page <= page && page <= Math.max(s.page, s.pageEnd ?? s.page));
       shown = pages.every((page) => covering(page).length > 0);
