@@ -8,7 +8,7 @@
  * Names are folded (lower case, no accents); multi-word names use single spaces.
  */
 
-/** English spelling (folded) → Portuguese stem. Only spellings that are not Portuguese words or other books. */
+/** English (and Spanish) spelling (folded) → Portuguese stem. Only spellings that are not Portuguese words or other books. */
 export const ENGLISH_BOOK_NAMES: ReadonlyMap<string, string> = new Map([
   ["genesis", "Gênesis"], ["exodus", "Êxodo"], ["leviticus", "Levítico"], ["numbers", "Números"],
   ["deuteronomy", "Deuteronômio"], ["joshua", "Josué"], ["josh", "Josué"], ["judges", "Juízes"],
@@ -31,6 +31,15 @@ export const ENGLISH_BOOK_NAMES: ReadonlyMap<string, string> = new Map([
   ["philem", "Filemom"], ["hebrews", "Hebreus"], ["james", "Tiago"], ["jas", "Tiago"], ["peter", "Pedro"],
   ["pet", "Pedro"], ["jude", "Judas"], ["revelation", "Apocalipse"], ["revelations", "Apocalipse"],
   ["rev", "Apocalipse"],
+  // Spanish spellings that differ from the Portuguese ones
+  ["juan", "João"], ["san juan", "João"], ["mateo", "Mateus"], ["san mateo", "Mateus"], ["hechos", "Atos"],
+  ["santiago", "Tiago"], ["apocalipsis", "Apocalipse"], ["hebreos", "Hebreus"], ["proverbios", "Provérbios"],
+  ["jeremias", "Jeremias"], ["efesios", "Efésios"], ["timoteo", "Timóteo"], ["tesalonicenses", "Tessalonicenses"],
+  ["exodo", "Êxodo"], ["levitico", "Levítico"], ["deuteronomio", "Deuteronômio"], ["jueces", "Juízes"],
+  ["reyes", "Reis"], ["cronicas", "Crônicas"], ["nehemias", "Neemias"], ["isaias", "Isaías"],
+  ["lamentaciones", "Lamentações"], ["ezequiel", "Ezequiel"], ["oseas", "Oseias"], ["abdias", "Obadias"],
+  ["miqueas", "Miqueias"], ["sofonias", "Sofonias"], ["hageo", "Ageu"], ["zacarias", "Zacarias"],
+  ["filemon", "Filemom"], ["judas", "Judas"], ["cantares", "Cânticos"],
 ]);
 
 /**

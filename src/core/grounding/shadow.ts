@@ -59,6 +59,11 @@ const MARK = /^\p{M}$/u;
 const MARKS = /\p{M}/gu;
 const DECIMAL = /^\p{Nd}$/u;
 const MARKDOWN = new Set(["*", "_", "~", "`"]);
+/** Inline HTML emphasis tags, a few entities, and a backslash before a Markdown character. */
+const HTML = /<\/?(?:b|i|u|s|em|strong|mark|del|ins|small|span|code)(?:\s[^<>]{0,80})?>|&(?:nbsp|#160|#xa0|colon|#58|#x3a);|\\(?=[*_~`[\]])/iy;
+const ENTITIES: ReadonlyMap<string, string> = new Map([
+  ["&nbsp;", " "], ["&#160;", " "], ["&#xa0;", " "], ["&colon;", ":"], ["&#58;", ":"], ["&#x3a;", ":"],
+]);
 /** Link brackets read as spaces: a link's text and target are words of their own. */
 const LINK_BRACKETS = new Set(["[", "]"]);
 const NEWLINES = new Set(["\n", "\r", "\u2028", "\u2029", "\u0085", "\u000b", "\u000c"]);
@@ -122,6 +127,16 @@ function perCharacter(text: string, outside: Array<readonly [number, number]>): 
         continue;
       }
     }
+    if (c === "<" || c === "&" || c === "\\") {
+      HTML.lastIndex = i;
+      const tag = HTML.exec(text);
+      if (tag) {
+        const entity = tag[0].startsWith("&") ? ENTITIES.get(tag[0].toLowerCase()) : undefined;
+        if (entity !== undefined) b.push(entity, i, i + tag[0].length);
+        i += tag[0].length;
+        continue;
+      }
+    }
     const code = c.charCodeAt(0);
     if (code < 0x80 && !(i + 1 < n && text.charCodeAt(i + 1) >= 0x80 && MARK.test(text[i + 1] as string))) {
       if (MARKDOWN.has(c)) {
@@ -144,7 +159,7 @@ function perCharacter(text: string, outside: Array<readonly [number, number]>): 
     const cluster = text.slice(i, j);
     const head = String.fromCodePoint(cp);
     if (KEEP.has(head) && j === i + 1) b.pushUnit(head, i, j);
-    else if (!SUPERSCRIPT_DIGITS.test(head)) b.push(normaliseCluster(cluster), i, j);
+    else if (!SUPERSCRIPT_DIGITS.test(head) || !/[0-9]/.test(text[i - 1] ?? "")) b.push(normaliseCluster(cluster), i, j);
     i = j;
   }
   return b.build();
@@ -225,6 +240,12 @@ const ENGLISH = new RegExp(
   `${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$))`,
   "giu",
 );
+/** "First John 4:8" → "1 John 4:8". */
+const ENGLISH_ORDINAL = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:first|second|third|1st|2nd|3rd)(?=[\\t ]+(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L}))`,
+  "giu",
+);
+const ORDINAL_WORDS: Readonly<Record<string, string>> = { fi: "1", "1s": "1", se: "2", "2n": "2", th: "3", "3r": "3" };
 const ENGLISH_AT_END = new RegExp(`${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*$)`, "iu");
 /** A word being written at the end: the start of a name (letters, maybe spaces inside). */
 const WORDS_AT_END = new RegExp(`${WORD_START}[\\p{L}][\\p{L}\\t ]*$`, "u");
@@ -298,6 +319,7 @@ export function buildShadow(text: string, partial = false): Shadow {
   t = t.replace(LEADING_ZEROS, () => "");
   // streaming: "Jo 0" may become "Jo 03:16"
   if (partial) t = t.replace(TRAILING_ZEROS, () => "1");
+  t = replaceFolded(t, ENGLISH_ORDINAL, (m) => ORDINAL_WORDS[m.slice(0, 2)]);
   t = replaceFolded(t, ENGLISH, (m, start) =>
     capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
   );
