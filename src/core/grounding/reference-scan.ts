@@ -13,7 +13,7 @@
 import { type BibleReference, type ReferenceMatch, findReferences, referencePrefixLength } from "../bible/references.js";
 import { bookByCode, foldText } from "../bible/books.js";
 import type { MappedText } from "./mapped-text.js";
-import { buildShadow } from "./shadow.js";
+import { buildShadow, endsInMarkup } from "./shadow.js";
 
 /** Book code of a book outside the canon: no passage ever has it. */
 export const OUTSIDE_CANON = "OUTSIDE_CANON";
@@ -253,7 +253,7 @@ export function scanPrefixLength(text: string): number {
   const { mapped, outside } = buildShadow(sub);
   // a header in progress, with the words being written read as the names they may become
   // (the same shadow when the text ends in a digit or punctuation: no word is being written)
-  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1));
+  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1)) && !endsInMarkup(sub);
   const partial = settled ? mapped : buildShadow(sub, true).mapped;
   const hold = referencePrefixLength(partial.text);
   if (hold > 0) open = Math.min(open, partial.originalBoundary(partial.text.length - hold));

@@ -61,6 +61,14 @@ const DECIMAL = /^\p{Nd}$/u;
 const MARKDOWN = new Set(["*", "_", "~", "`"]);
 /** Inline HTML emphasis tags, a few entities, and a backslash before a Markdown character. */
 const HTML = /<\/?(?:b|i|u|s|em|strong|mark|del|ins|small|span|code)(?:\s[^<>]{0,80})?>|&(?:nbsp|#160|#xa0|colon|#58|#x3a);|\\(?=[*_~`[\]])/iy;
+const PARTIAL_MARKUP = /(?:<\/?[a-z]*(?:\s[^<>]{0,80})?|&#?[a-z0-9]{0,5}|\\)$/gi;
+const PARTIAL_MARKUP_TEST = new RegExp(PARTIAL_MARKUP.source, "i");
+
+/** The text ends in markup still being written (an HTML tag or entity, a backslash). */
+export function endsInMarkup(text: string): boolean {
+  return PARTIAL_MARKUP_TEST.test(text);
+}
+
 const ENTITIES: ReadonlyMap<string, string> = new Map([
   ["&nbsp;", " "], ["&#160;", " "], ["&#xa0;", " "], ["&colon;", ":"], ["&#58;", ":"], ["&#x3a;", ":"],
 ]);
@@ -262,7 +270,9 @@ const OUTSIDE_AT_END = new RegExp(
 );
 const NAME_PREFIXES: ReadonlySet<string> = (() => {
   const out = new Set<string>();
-  for (const name of [...ENGLISH_BOOK_NAMES.keys(), ...OUTSIDE_CANON_NAMES]) {
+  const english = [...ENGLISH_BOOK_NAMES.keys()];
+  const ordinals = ["first", "second", "third"].flatMap((o) => english.map((name) => `${o} ${name}`));
+  for (const name of [...english, ...ordinals, ...OUTSIDE_CANON_NAMES]) {
     for (let i = 1; i <= name.length; i++) out.add(name.slice(0, i));
   }
   return out;
@@ -315,6 +325,8 @@ function replaceFolded(t: MappedText, re: RegExp, replacement: (m: string, start
 export function buildShadow(text: string, partial = false): Shadow {
   const outside: Array<readonly [number, number]> = [];
   let t = perCharacter(text, outside);
+  // streaming: markup still being written ("Jo&nb", "<stro") is not seen yet
+  if (partial) t = t.replace(PARTIAL_MARKUP, () => "");
   t = t.replace(COLON_SPACES, () => ":");
   t = t.replace(LEADING_ZEROS, () => "");
   // streaming: "Jo 0" may become "Jo 03:16"
