@@ -30,7 +30,7 @@ interface Book {
   canonical: string;
 }
 
-const JOHN: Book = { spellings: ["João", "Jo", "John", "Joao"], slug: "jo", canonical: "João" };
+const JOHN: Book = { spellings: ["João", "Jo", "John", "Joao", "Juan"], slug: "jo", canonical: "João" };
 const ROMANS: Book = { spellings: ["Romanos", "Rm", "Romans", "Rom"], slug: "rm", canonical: "Romanos" };
 const CANON_DISALLOWED: readonly Book[] = [
   JOHN,
@@ -61,6 +61,7 @@ export function inWords(n: number): string {
 }
 
 const FULL_WIDTH = (s: string) => s.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+const SUPERSCRIPT = (s: string) => s.replace(/\d/g, (d) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(d)] as string);
 const ARABIC = (s: string) => s.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)));
 const CYRILLIC: Record<string, string> = { o: "\u043e", a: "\u0430", e: "\u0435", c: "\u0441", p: "\u0440", J: "\u0408" };
 const INVISIBLES = ["\u200b", "\u00ad", "\u2060", "\ufeff"];
@@ -108,6 +109,9 @@ export const FORMS: readonly Form[] = [
   { name: "url", render: (_p, _b, c, v, slug) => url(slug, c, v) },
   { name: "link", render: (_p, b, c, v, slug) => `[${b} ${c}:${v}](${url(slug, c, v)})` },
   { name: "hidden link", render: (p, _b, c, v, slug) => `[${p(["aqui", "este texto", "leia"])}](${url(slug, c, v)})`, hidden: true },
+  { name: "html bold", render: (_p, b, c, v) => `<b>${b}</b> ${c}:${v}` },
+  { name: "superscript digits", render: (_p, b, c, v) => `${b} ${SUPERSCRIPT(String(c))}:${SUPERSCRIPT(String(v))}` },
+  { name: "nbsp entity", render: (_p, b, c, v) => `${b}&nbsp;${c}:${v}` },
   { name: "parentheses", render: (p, b, c, v) => `(${p(["", "cf. ", "veja "])}${b} ${c}:${v})` },
 ];
 
@@ -222,6 +226,8 @@ export function readerText(text: string): string {
     .replace(/[\u0300-\u036f\u200b-\u200f\u00ad\u2060-\u2064\ufeff]/g, "")
     .replace(/./gu, (c) => cyrillic.get(c) ?? c)
     .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/<\/?[a-z]+>/g, "")
+    .replace(/&nbsp;/g, " ")
     .replace(/[*_`~[\]]/g, "")
     .replace(/\s+/g, " ")
     .toLowerCase();

@@ -231,7 +231,7 @@ const DEPENDENCY_REACH = 48;
 /** An end of text after which no word is being written (the partial shadow equals the plain one). */
 const SETTLED_END = /^[1-9,;:!?)\]}'"\u201d\u2019\u00bb\u2013\u2014-]$/u;
 /** What the shadow drops at the end of a text. */
-const TRAILING_UNSEEN = /[\p{M}\p{Cf}*_~`]+$/u;
+const TRAILING_UNSEEN = /(?:[\p{M}\p{Cf}*_~`]|&#?[a-z0-9]{1,6};)+$/iu;
 
 /** How much of the answer's end `scanPrefixLength` looks at. */
 const PREFIX_WINDOW = 960;
