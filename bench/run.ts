@@ -10,6 +10,7 @@ import { runLsaBench } from "./lsa.js";
 import { runVectorBench } from "./vectors.js";
 import { runCollectionsBench } from "./collections.js";
 import { runChromaBench } from "./chroma.js";
+import { runCitationsBench } from "./citations.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
@@ -20,6 +21,7 @@ const sections: [string, () => Promise<unknown>][] = [
   // Issue 15: 50 and 200 streams, stub and a fake OpenAI-compatible server; health during load.
   ["load", runLoadBench],
   ["collections", runCollectionsBench],
+  ["citations", () => runCitationsBench()],
   // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
   ["chroma", runChromaBench],
 ];

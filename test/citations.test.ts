@@ -528,6 +528,8 @@ describe("CitationStreamFilter", () => {
     expect(filter.citations).toEqual(["Romanos 6:23"]);
     expect(filter.removed).toEqual(["Ap 21:4"]);
     filter.push("depois Jo 3:16.");
+    expect(filter.citations).toEqual(["Romanos 6:23"]); // "Jo 3:16.19" would add verse 19
+    filter.push(" ");
     expect(filter.citations).toEqual(["Romanos 6:23", "João 3:16"]);
   });
 

@@ -570,3 +570,28 @@ describe("DocumentCitationStreamFilter", () => {
     expect(elapsed).toBeLessThan(2000);
   });
 });
+
+describe("checkDocumentCitations: pages written in prose", () => {
+  const cases: ReadonlyArray<readonly [string, string, string[]]> = [
+    ["Segundo a Apostila X, p. 99, Deus é trino.", "Segundo a Apostila X, Deus é trino.", ["p. 99"]],
+    ["Segundo a Apostila X, p. 12, Deus é trino.", "Segundo a Apostila X, p. 12, Deus é trino.", []],
+    ["Leia as pp. 12-13 com calma.", "Leia as pp. 12-13 com calma.", []],
+    ["Leia as pp. 12-14 com calma.", "Leia as com calma.", ["pp. 12-14"]],
+    ["Veja a página 99.", "Veja a.", ["página 99"]],
+    ["Veja a pág. 13 (Apostila X).", "Veja a pág. 13 (Apostila X).", []],
+    ["O povo (p. 7) crê.", "O povo crê.", ["p. 7"]],
+    ["Para o pai, pouco importa: 3 pães.", "Para o pai, pouco importa: 3 pães.", []],
+  ];
+  it.each(cases)("%s", (answer, expected, removed) => {
+    const result = check(answer);
+    expect(result.text).toBe(expected);
+    expect(result.removed).toEqual(removed);
+    for (const size of [1, 2, 3, 5]) {
+      const filter = new DocumentCitationStreamFilter(PASSAGES);
+      let out = "";
+      for (let i = 0; i < answer.length; i += size) out += filter.push(answer.slice(i, i + size));
+      out += filter.end();
+      expect(out).toBe(expected);
+    }
+  });
+});

@@ -5,8 +5,13 @@
  * (`CitationStreamFilter`), so a fabricated reference never reaches the browser, not even
  * half-written.
  *
- * What happens to a reference (a match of `findReferences`, which may be a list such as
- * "Rm 3:23; 6:23"):
+ * References are found by ./reference-scan.ts: the reference grammar run on a normalising shadow
+ * of the answer (./shadow.ts), so that odd spellings (Markdown inside, no space, English names,
+ * books outside the canon, numbers in words, Unicode digits and colons, invisible or look-alike
+ * characters, line breaks, Bible URLs) are recognised, plus continuations ("Jo 3:16 e 19"),
+ * bare verses ("versículo 19", read against the reference before it) and whole Markdown links.
+ *
+ * What happens to a reference (a match, which may be a list such as "Rm 3:23; 6:23"):
  * - every span shown: kept exactly as written; its spans are cited.
  * - no span shown: the reference text is removed (it is listed in `removed` as written) and the
  *   text around the hole is cleaned up (rules below).
@@ -39,24 +44,23 @@
  *    "Como diz Rm 3:99, Deus" → "Como diz, Deus"; "Leia Rm 3:99 e ore" → "Leia e ore".
  * The cleanup never touches other words, so a dangling "Como diz" may remain.
  *
+ * A removed or rewritten reference that held one side of an emphasis ("**João** 3:99") takes
+ * the other side with it. Two more joins: a connector doubled by the hole goes ("Veja Rm 3:99 e
+ * Gl 9:99 e agora" → "Veja e agora"), and so does a list separator left between a kept reference
+ * and a word ("Jo 3:16; Rm 3:99 para mais" → "Jo 3:16 para mais").
+ *
  * Streaming. `push` releases text as soon as nothing later can change it: it holds back the
- * tail that may still become (or extend) a reference (`referencePrefixLength`), plus the few
+ * tail that may still become (or extend) a reference (`scanPrefixLength`, at most its window of
+ * 960 characters), plus the few
  * output characters that the cleanup of a hole may still remove (trailing spaces, separators,
  * connectors, brackets and lead-in words), plus, after a removed reference, the characters
  * needed to decide its cleanup. The concatenation of all released text equals
  * `checkCitations(fullText).text` for every chunking. Each push costs O(delta + a few hundred
  * characters): it never rescans the text already released.
  */
-import {
-  type BibleReference,
-  type ReferenceMatch,
-  type Versification,
-  findReferences,
-  formatReference,
-  formatReferences,
-  referencePrefixLength,
-} from "../bible/references.js";
+import { type BibleReference, type Versification, formatReference, formatReferences } from "../bible/references.js";
 import type { ShownVerses } from "./passages.js";
+import { type ScannedReference, scanPrefixLength, scanReferences } from "./reference-scan.js";
 import { isHws, isNewline } from "./text-chars.js";
 
 /** What decides whether a span was shown (a `ShownVerses`, or a test double). */
@@ -94,7 +98,7 @@ const BRACKETS: ReadonlyMap<string, string> = new Map([
   ["(", ")"],
   ["[", "]"],
 ]);
-const MARKERS: ReadonlySet<string> = new Set(["*", "_"]);
+const MARKERS: ReadonlySet<string> = new Set(["*", "_", "~", "`"]);
 const SEPARATORS: ReadonlySet<string> = new Set([",", ";", ":"]);
 /** List bullets that a removed list item takes with it ("-" and "*" count as dash and marker too). */
 const BULLETS: ReadonlySet<string> = new Set(["-", "*", "•", "+"]);
@@ -268,6 +272,10 @@ class Rewriter {
   readonly citations: string[] = [];
   readonly removed: string[] = [];
   private readonly cited = new Set<string>();
+  /** The last span of the last reference, and whether that reference was removed (for a bare "versículo N"). */
+  private last: { ref: BibleReference; removed: boolean } | undefined;
+  /** An emphasis marker left open by a removed reference, to drop right after it ("João **3:99**"). */
+  private stripRight: string[] = [];
 
   constructor(
     private readonly shown: ShownSet,
@@ -280,11 +288,15 @@ class Rewriter {
    * less than `end` only when the cleanup of a hole needs characters after `end` (then the rest
    * holds no reference).
    */
-  process(buf: string, p: number, end: number, matches: readonly ReferenceMatch[], final: boolean): number {
+  process(buf: string, p: number, end: number, matches: readonly ScannedReference[], final: boolean): number {
     let index = 0;
     for (;;) {
       const next = matches[index];
       const limit = next ? next.start : end;
+      while (this.stripRight.length > 0) {
+        const marker = this.stripRight.shift() as string;
+        while (p < limit && buf[p] === marker) p++;
+      }
       if (this.hole) {
         const r = this.junction(buf, p, limit, next !== undefined, final && next === undefined);
         if (r === undefined) return p;
@@ -323,20 +335,59 @@ class Rewriter {
     this.citations.push(canonical);
   }
 
-  private reference(match: ReferenceMatch): void {
+  private reference(match: ScannedReference): void {
+    let refs = match.references;
+    if (match.bare) {
+      // "versículo 19": of the chapter of the reference before it; gone with a removed one
+      const last = this.last;
+      if (!last) {
+        this.out += match.text;
+        return;
+      }
+      if (last.removed) {
+        this.removed.push(match.text);
+        this.hole = true;
+        return;
+      }
+      const chapter = last.ref.chapterEnd;
+      refs = [{ book: last.ref.book, chapterStart: chapter, chapterEnd: chapter, ...match.bare }];
+    }
     const kept: BibleReference[] = [];
     const dropped: BibleReference[] = [];
-    for (const ref of match.references) (this.shown.covers(ref, this.versification) ? kept : dropped).push(ref);
+    for (const ref of refs) (this.shown.covers(ref, this.versification) ? kept : dropped).push(ref);
+    if (!match.bare) this.last = { ref: refs[refs.length - 1] as BibleReference, removed: kept.length === 0 };
     if (dropped.length === 0) {
       this.out += match.text;
       for (const ref of kept) this.cite(ref);
-    } else if (kept.length === 0) {
+      return;
+    }
+    this.balanceMarkers(match.text);
+    if (kept.length === 0) {
       this.removed.push(match.text);
       this.hole = true;
     } else {
       this.out += formatReferences(kept);
       for (const ref of kept) this.cite(ref);
       for (const ref of dropped) this.removed.push(formatReference(ref));
+    }
+  }
+
+  /**
+   * A rewritten reference that held one side of an emphasis ("**João** 3:99", "João **3:99**")
+   * takes the other side with it: the run of markers right before it, or else right after it.
+   */
+  private balanceMarkers(text: string): void {
+    const runs = new Map<string, number>();
+    for (const run of text.matchAll(/([*_~`])\1*/g)) {
+      const c = run[1] as string;
+      runs.set(c, (runs.get(c) ?? 0) + 1);
+    }
+    for (const [c, count] of runs) {
+      if (count % 2 === 0) continue;
+      let k = this.out.length;
+      while (k > this.released && this.out[k - 1] === c) k--;
+      if (k < this.out.length) this.out = this.out.slice(0, k);
+      else this.stripRight.push(c);
     }
   }
 
@@ -483,6 +534,29 @@ class Rewriter {
         return r;
       }
 
+      if (isLetter(rc)) {
+        const w = wordAt(q);
+        if (w === undefined) return undefined;
+        const lw = wordStartBefore(o, lt, lo);
+        if (
+          RIGHT_CONNECTORS.has(w.word) &&
+          isHws(buf[w.end]) &&
+          lw < lt &&
+          !isLetter(o[lw - 1]) &&
+          RIGHT_CONNECTORS.has(o.slice(lw, lt).toLowerCase())
+        ) {
+          // "Veja Rm 3:99 e Gl 9:99 e agora": one connector is enough
+          this.out = o.slice(0, trimEndHws(o, lw, lo)) + " ";
+          return q;
+        }
+        const ls = trimEndHws(o, lt - 1, lo);
+        if ((o[lt - 1] === "," || o[lt - 1] === ";") && isDigit(o[ls - 1])) {
+          // "Leia Jo 3:16; Rm 3:99 para mais": the list ended with the kept reference
+          this.out = o.slice(0, ls) + " ";
+          return q;
+        }
+      }
+
       // Rule 4: join with one space.
       const space = (lsp || rsp) && !(lt === 0 && this.outAtStart) && !isNewline(o[lt - 1]);
       this.out = o.slice(0, lt) + (space ? " " : "");
@@ -504,7 +578,7 @@ class Rewriter {
  */
 export function checkCitations(text: string, shown: ShownSet, versification?: Versification): CitationCheck {
   const core = new Rewriter(shown, versification);
-  core.process(text, 0, text.length, findReferences(text), true);
+  core.process(text, 0, text.length, scanReferences(text), true);
   return { text: core.release(true), citations: [...core.citations], removed: [...core.removed] };
 }
 
@@ -540,7 +614,7 @@ export class CitationStreamFilter {
     if (this.finished) throw new Error("CitationStreamFilter: push depois de flush.");
     if (delta === "") return "";
     this.pending += delta;
-    const hold = referencePrefixLength(this.rawContext + this.pending);
+    const hold = scanPrefixLength(this.rawContext + this.pending);
     const safe = this.pending.length - Math.min(hold, this.pending.length);
     if (safe > 0) this.advance(safe, false);
     return this.core.release(false);
@@ -569,7 +643,7 @@ export class CitationStreamFilter {
     const context = this.rawContext;
     const scan = context + this.pending.slice(0, safe);
     const from = context.length;
-    const matches = findReferences(scan).filter((m) => m.start >= from);
+    const matches = scanReferences(scan).filter((m) => m.start >= from);
     const consumed = this.core.process(scan, from, scan.length, matches, final) - from;
     if (consumed > 0) {
       let next = scan.slice(0, from + consumed);

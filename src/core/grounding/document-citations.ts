@@ -30,8 +30,10 @@
  *    passage of that source has that chunk (`trecho N` = chunk N−1) or covers those pages (the
  *    matching passages then count as cited); otherwise the whole group is removed. The title a
  *    model may write before the group ("A Trindade (db:x/y, trecho 3)") stays.
- * What is NOT checked: titles, page numbers or excerpt numbers written in prose ("na página 12",
- * "no trecho 7", "Apostila X, p. 99"), ids with spaces or other characters (only the part that
+ * 4. A page written in prose ("p. 99", "pp. 12-13", "pág. 12", "página 12"): kept when shown
+ *    passages cover all its pages (of any source), else removed: "Apostila X, p. 99" →
+ *    "Apostila X".
+ * What is NOT checked: titles or excerpt numbers written in prose ("no trecho 7"), ids with spaces or other characters (only the part that
  * forms a token is looked at), and Bible references (the Bible checker's job). A `[n]` that
  * belongs to quoted text (a footnote mark in a document) is read as a marker too.
  *
@@ -142,6 +144,21 @@ const GROUP_TAIL =
 /** A possible unfinished GROUP_TAIL (a superset). */
 const GROUP_TAIL_PREFIX = /^[ \t]*(?:,[ \t0-9a-zA-Z.\-–]*)?$/;
 
+/** A page in prose: "p. 12", "pp. 12–13", "pág. 12", "págs. 12-13", "página 12". */
+const PAGE = /(?:pp?\.|p[áa]gs?\.|p[áa]ginas?)[ \t]*(\d{1,5})(?:[ \t]*[-–][ \t]*(\d{1,5}))?(?![\p{L}\p{N}])/iuy;
+/** What may still become a PAGE (a superset). */
+const PAGE_PREFIX = /^(?:pp?\.?|p[áa](?:g(?:s|i(?:n(?:as?)?)?)?)?\.?)(?:[ \t]*\d*(?:[ \t]*[-–][ \t]*\d*)?)?$/iu;
+/** After a PAGE: what may still extend it into a range. */
+const PAGE_GROWS = /^[ \t]*(?:[-–][ \t]*\d*)?$/;
+
+/** The numbers of a range `first`–`last` (just `first` without `last`); a long or reversed one stands for its two ends. */
+function expandRange(first: number, last = first): number[] {
+  if (last < first || last - first > RANGE_MAX_SPAN) return [first, last];
+  const out: number[] = [];
+  for (let n = first; n <= last; n++) out.push(n);
+  return out;
+}
+
 function normaliseId(id: string): string {
   return id.normalize("NFC").toLowerCase();
 }
@@ -189,10 +206,15 @@ interface Token {
 class Grammar {
   private readonly byNumber = new Map<number, DocumentPassage>();
   private readonly ids: Array<{ id: string; passage: DocumentPassage }>;
+  /** Page ranges of the shown passages. */
+  private readonly pagesShown: Array<readonly [number, number]> = [];
 
   constructor(passages: readonly DocumentPassage[]) {
     for (const passage of passages) if (!this.byNumber.has(passage.number)) this.byNumber.set(passage.number, passage);
     this.ids = passages.map((passage) => ({ id: normaliseId(passage.sourceId), passage }));
+    for (const passage of passages) {
+      if (passage.page !== undefined) this.pagesShown.push([passage.page, Math.max(passage.page, passage.pageEnd ?? passage.page)]);
+    }
   }
 
   /** The construct starting at `p` (a `[`, a `(` or the start of a run), or undefined for none there. */
@@ -200,6 +222,10 @@ class Grammar {
     const c = buf[p];
     if (c === "[") return this.marker(buf, p, final);
     if (c === "(") return this.group(buf, p, final);
+    if ((c === "p" || c === "P") && !isRunChar(prev)) {
+      const page = this.page(buf, p, final);
+      if (page !== undefined) return page;
+    }
     if (isIdChar(c) && !isRunChar(prev)) {
       const token = this.token(buf, p, final);
       if (token === "need" || token === "none") return token;
@@ -226,10 +252,7 @@ class Grammar {
   private resolveMarker(written: string, content: string, end: number): Construct {
     const numbers: number[] = [];
     for (const m of content.matchAll(MARKER_NUMBER)) {
-      const first = Number(m[1]);
-      const last = m[2] === undefined ? first : Number(m[2]);
-      if (last >= first && last - first <= RANGE_MAX_SPAN) for (let n = first; n <= last; n++) numbers.push(n);
-      else numbers.push(first, last);
+      numbers.push(...expandRange(Number(m[1]), m[2] === undefined ? undefined : Number(m[2])));
     }
     const kept: DocumentPassage[] = [];
     const dropped: number[] = [];
@@ -259,6 +282,24 @@ class Grammar {
     return { end, text, sources };
   }
 
+  /**
+   * A page written in prose: "p. 12", "pp. 12-13", "pág. 12", "página 12": kept when a shown
+   * passage covers every page of it, else removed (it points at a page the model was not shown).
+   * Undefined when there is none at `p`.
+   */
+  private page(buf: string, p: number, final: boolean): Parse | undefined {
+    PAGE.lastIndex = p;
+    const m = PAGE.exec(buf);
+    if (!m) return !final && PAGE_PREFIX.test(buf.slice(p)) ? "need" : undefined;
+    const end = p + m[0].length;
+    if (!final && PAGE_GROWS.test(buf.slice(end))) return "need";
+    const pages = expandRange(Number(m[1]), m[2] === undefined ? undefined : Number(m[2]));
+    const shown = pages.every((page) => this.pagesShown.some(([a, b]) => a <= page && page <= b));
+    return shown
+      ? { end, replacement: m[0], removed: [], cited: [] }
+      : { end, replacement: undefined, removed: [m[0]], cited: [] };
+  }
+
   /** A parenthetical citation: `(` token [`, trecho N` | `, p. N` | `, pp. N–M`] `)`. */
   private group(buf: string, p: number, final: boolean): Parse {
     let i = p + 1;
@@ -282,11 +323,7 @@ class Grammar {
       cited = token.sources.filter((passage) => passage.chunk === chunk);
       shown = cited.length > 0;
     } else if (shown && m[2] !== undefined) {
-      const first = Number(m[2]);
-      const last = m[3] === undefined ? first : Number(m[3]);
-      const pages: number[] = [];
-      if (last >= first && last - first <= RANGE_MAX_SPAN) for (let n = first; n <= last; n++) pages.push(n);
-      else pages.push(first, last);
+      const pages = expandRange(Number(m[2]), m[3] === undefined ? undefined : Number(m[3]));
       const covering = (page: number) =>
         token.sources.filter((s) => s.page !== undefined && s.page <= page && page <= Math.max(s.page, s.pageEnd ?? s.page));
       shown = pages.every((page) => covering(page).length > 0);
