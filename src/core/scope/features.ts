@@ -6,7 +6,7 @@
  */
 import { analyzeWord, foldAccents, splitWords, type AnalyzedToken } from "../analysis/index.js";
 import { isStopword } from "../analysis/stopwords.js";
-import { DOMAIN_GROUP_NAMES, type TopicLexicon } from "./topics.js";
+import type { TopicLexicon } from "./topics.js";
 
 /** Document statistics of the collection the question is asked of (Bible or documents). */
 export interface CorpusVocabulary {
@@ -260,7 +260,6 @@ export const FEATURE_NAMES: readonly string[] = [
   "relatedShare",
   ...Object.keys(LEXNAME_FEATURES).map((group) => `lex:${group}`),
   ...Object.keys(LEXNAME_FEATURES).map((group) => `unknown:${group}`),
-  ...DOMAIN_GROUP_NAMES.map((group) => `domain:${group}`),
   "bestHitCoverage",
   "agreement",
 ];
@@ -309,13 +308,13 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
       // away from the Bible, a feeling or a state of life does not.
       if (unknown) features[`unknown:${group}`]! += share / count;
     }
-    for (const domain of word.domains) features[`domain:${domain}`]! += 1 / count;
   }
-  // Word cues: every analysed non-stopword word, question words included ("quanto custa",
-  // "receita", "triste"); the classifier learns which of them point which way.
+  // Word cues: every analysed content word ("receita", "comprar", "triste"); the classifier
+  // learns which of them point which way. Question words stay out ("quanto tempo dura o
+  // luto?" is a pastor's question): they are never evidence either way.
   for (const word of splitWords(question)) {
     const folded = foldAccents(word);
-    if (folded.length < 2 || isStopword(folded) || /^\d+$/u.test(folded)) continue;
+    if (folded.length < 2 || isFunctionWord(folded) || /^\d+$/u.test(folded)) continue;
     features[`${CUE_PREFIX}${analyzeWord(word)}`] = 1;
   }
   if (retrieval) {
