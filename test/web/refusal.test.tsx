@@ -5,7 +5,7 @@ import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
 import { json, manualStream, mockApi, READY_STATUS, type ManualStream } from "./helpers";
 
-const REPLY = "Essa pergunta foge do que eu sei responder: eu respondo só a partir da Bíblia, e ela não trata desse assunto.";
+const REPLY = "Essa pergunta foge do que eu sei responder: eu respondo só a partir da Bíblia. Posso ajudar com uma passagem, como “João 3:16”.";
 
 function chatServer() {
   const streams: ManualStream[] = [];
@@ -38,6 +38,8 @@ describe("an out-of-scope refusal", () => {
     expect(refusal.textContent).toContain(REPLY);
     expect(screen.queryAllByRole("article", { name: "Resposta" })).toHaveLength(0);
     expect(refusal.querySelector(".sources")).toBeNull();
+    // The reply's example reference is a suggestion, not a citation: no chip.
+    expect(within(refusal).queryAllByRole("button")).toHaveLength(0);
     expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ refusal: "out_of_scope", status: "done" });
 
     unmount();

@@ -61,7 +61,8 @@ function OutOfScopeView({ message }: { message: AssistantMessage }) {
     <article className="message assistant refusal" aria-label="Pergunta fora do tema" data-status={message.status} data-refusal="out_of_scope">
       <div className="refusal-box" role="note">
         <p className="refusal-title">{message.collection ? "Fora do que esta coleção trata" : "Fora do que a Bíblia trata"}</p>
-        <AnswerText text={message.content} documentCitations={[]} />
+        {/* Plain text: the reply's examples ("João 3:16") are suggestions, not citations. */}
+        <p className="refusal-text">{message.content}</p>
       </div>
     </article>
   );
