@@ -43,12 +43,19 @@ export interface ScopeDecision {
   reasons: ScopeReasons;
 }
 
+/** A retrieved passage as the gate reads it: which sides found it, the terms it matched, its reference. */
+export interface ScopePassage {
+  via: readonly string[];
+  matchedTerms: readonly string[];
+  reference: string;
+}
+
 export interface ScopeInput {
   question: string;
   /** The question holds an explicit, valid reference ("Jo 3:16"). */
   hasReference?: boolean;
   /** The passages retrieval found for the question, best first. */
-  results?: readonly { via: readonly string[]; matchedTerms: readonly string[]; reference: string }[];
+  results?: readonly ScopePassage[];
 }
 
 /** The gate's data, apart from the collection: the lexicons and the fitted classifier. */
@@ -141,7 +148,7 @@ function describe(words: readonly WordEvidence[], supporting: readonly string[])
  * of the content words it matched) and how far the lexical and dense sides agree.
  */
 export function retrievalEvidenceOf(
-  results: readonly { via: readonly string[]; matchedTerms: readonly string[]; reference: string }[],
+  results: readonly ScopePassage[],
   words: readonly WordEvidence[],
   top = 6,
 ): RetrievalEvidence & { supporting: string[] } {
