@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,6 +150,38 @@ describe("a collection whose source is down", () => {
       const [status] = collections.status();
       expect(status).toMatchObject({ name: "aulas", kind: "mysql", error: { code: "mysql_unreachable" } });
       expect(status!.error!.message).not.toContain("senha-secreta");
+    } finally {
+      await collections.close();
+    }
+  });
+});
+
+describe("a collection whose index file cannot be read at boot", () => {
+  it("is logged and left out while the others are served; a reload after the file is fixed brings it back", async () => {
+    const { CollectionService } = await import("../src/app/collections/service.js");
+    const { readSettings } = await import("../src/config/settings.js");
+    const collectionsDir = tempDir("pastor-bad-index-src-");
+    for (const name of ["boa", "ruim"]) {
+      mkdirSync(path.join(collectionsDir, name));
+      writeFileSync(path.join(collectionsDir, name, "aula.md"), `# Aula ${name}\n\nA graça de Deus na vida da igreja.\n`);
+    }
+    const dataDir = tempDir("pastor-bad-index-data-");
+    mkdirSync(path.join(dataDir, "collections"));
+    const broken = path.join(dataDir, "collections", "ruim.sqlite");
+    writeFileSync(broken, "isto não é um banco SQLite ".repeat(100));
+    const errors: { event: string; fields: Record<string, unknown> }[] = [];
+    const logger = { info: () => undefined, warn: () => undefined, error: (event: string, fields: Record<string, unknown> = {}) => void errors.push({ event, fields }) };
+    const collections = new CollectionService(readSettings({ DATA_DIR: dataDir, COLLECTIONS_DIR: collectionsDir, EMBEDDING_MODEL: "none" }), logger);
+    await collections.open();
+    try {
+      expect(collections.names()).toEqual(["boa"]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.fields).toMatchObject({ collection: "ruim", code: "collection_load_failed" });
+      expect(String(errors[0]!.fields.message)).toContain('não foi possível ler o índice da coleção "ruim"');
+      rmSync(broken);
+      await collections.reload();
+      expect(collections.names()).toEqual(["boa", "ruim"]);
+      expect(collections.get("ruim")?.chunks).toBeGreaterThan(0);
     } finally {
       await collections.close();
     }

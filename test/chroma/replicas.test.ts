@@ -10,11 +10,11 @@ import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
 /**
  * Two real API processes (`pastor serve`, like a deployment's replicas) against one Chroma:
  * both start with AUTO_INDEX (the lock lets one index; the other loads its work), both
- * answer, and a reindex through one is served by the other after its next poll.
+ * answer, and a reindex through one is served by the other after its next poll. They share one
+ * temporary DATA_DIR (the collections' SQLite files), as replicas on one volume would.
  */
 const children: ChildProcess[] = [];
 afterAll(async () => {
-  rmSync(corpusDir, { recursive: true, force: true });
   await Promise.all(
     children.map(
       (child) =>
@@ -26,9 +26,12 @@ afterAll(async () => {
         }),
     ),
   );
+  rmSync(corpusDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const corpusDir = tempDir("pastor-replicas-corpus-");
+const dataDir = tempDir("pastor-replicas-data-");
 const prefix = freshChromaPrefix();
 const genesis = (light: string) =>
   makeUsfx({ GEN: { name: "Gênesis", chapters: [["No princípio criou Deus os céus e a terra.", "A terra era sem forma e vazia.", light]] } });
@@ -46,6 +49,7 @@ function serve(name: string): Promise<{ url: string; logs: () => string }> {
       CHROMA_COLLECTION_PREFIX: prefix,
       CHROMA_POLL_MS: "300",
       CORPUS_DIR: corpusDir,
+      DATA_DIR: dataDir,
       EMBEDDING_MODEL: "none",
       AUTO_INDEX: "true",
       REINDEX_TOKEN: "segredo",

@@ -1,7 +1,8 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { IndexedChunk } from "../../core/documents/types.js";
+import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
 import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
 
 /**
@@ -128,10 +129,7 @@ export class CollectionStore {
     readonly name: string,
     readonly file: string,
   ) {
-    this.db = new Database(file);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
+    this.db = openSqliteFile(file);
     this.migrate();
   }
 
@@ -149,46 +147,49 @@ export class CollectionStore {
     if (this.db.open) this.db.close();
   }
 
+  /** Creates what is missing, in one write transaction (two processes may open a new file at once). */
   private migrate(): void {
-    this.db.exec(`
-      ${MANIFEST_TABLE_SQL}
-      CREATE TABLE IF NOT EXISTS documents (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        source_id TEXT NOT NULL UNIQUE,
-        discipline TEXT NOT NULL,
-        slug TEXT NOT NULL,
-        title TEXT NOT NULL,
-        sha256 TEXT NOT NULL,
-        meta_text TEXT,
-        chunk_count INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
-        indexed_at TEXT
-      );
-      CREATE TABLE IF NOT EXISTS chunks (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-        chunk INTEGER NOT NULL,
-        page INTEGER,
-        page_end INTEGER,
-        title TEXT NOT NULL,
-        text TEXT NOT NULL,
-        body TEXT NOT NULL,
-        terms TEXT NOT NULL,
-        UNIQUE (document_id, chunk)
-      );
-      CREATE TABLE IF NOT EXISTS vectors (
-        chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-        model TEXT NOT NULL,
-        vector BLOB NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
-      CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL);
-    `);
-    if (this.getManifest("schema_version") === undefined) this.setManifest("schema_version", String(COLLECTION_SCHEMA_VERSION));
+    this.transaction(() => {
+      this.db.exec(`
+        ${MANIFEST_TABLE_SQL}
+        CREATE TABLE IF NOT EXISTS documents (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          source_id TEXT NOT NULL UNIQUE,
+          discipline TEXT NOT NULL,
+          slug TEXT NOT NULL,
+          title TEXT NOT NULL,
+          sha256 TEXT NOT NULL,
+          meta_text TEXT,
+          chunk_count INTEGER NOT NULL DEFAULT 0,
+          status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
+          indexed_at TEXT
+        );
+        CREATE TABLE IF NOT EXISTS chunks (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+          chunk INTEGER NOT NULL,
+          page INTEGER,
+          page_end INTEGER,
+          title TEXT NOT NULL,
+          text TEXT NOT NULL,
+          body TEXT NOT NULL,
+          terms TEXT NOT NULL,
+          UNIQUE (document_id, chunk)
+        );
+        CREATE TABLE IF NOT EXISTS vectors (
+          chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+          model TEXT NOT NULL,
+          vector BLOB NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
+        CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL);
+      `);
+      if (this.getManifest("schema_version") === undefined) this.setManifest("schema_version", String(COLLECTION_SCHEMA_VERSION));
+    });
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return writeTransaction(this.db, work);
   }
 
   // --- manifest ---------------------------------------------------------------------

@@ -1,7 +1,8 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { IndexedVerse, IndexStore, LockAttempt, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
+import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
 import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
 
 export type { IndexedVerse, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
@@ -36,10 +37,7 @@ export class SqliteStore implements IndexStore {
   readonly db: Database.Database;
 
   private constructor(readonly file: string) {
-    this.db = new Database(file);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
+    this.db = openSqliteFile(file);
     this.migrate();
   }
 
@@ -56,47 +54,50 @@ export class SqliteStore implements IndexStore {
     if (this.db.open) this.db.close();
   }
 
+  /** Creates what is missing, in one write transaction (two processes may open a new file at once). */
   private migrate(): void {
-    this.db.exec(`
-      ${MANIFEST_TABLE_SQL}
-      CREATE TABLE IF NOT EXISTS sources (
-        file TEXT PRIMARY KEY,
-        sha256 TEXT NOT NULL,
-        verse_count INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
-        indexed_at TEXT
-      );
-      CREATE TABLE IF NOT EXISTS verses (
-        id INTEGER PRIMARY KEY,
-        source TEXT NOT NULL REFERENCES sources(file) ON DELETE CASCADE,
-        ord INTEGER NOT NULL,
-        book TEXT NOT NULL,
-        book_name TEXT NOT NULL,
-        canonical INTEGER NOT NULL,
-        chapter INTEGER NOT NULL,
-        verse INTEGER NOT NULL,
-        verse_end INTEGER NOT NULL,
-        text TEXT NOT NULL,
-        context_before TEXT NOT NULL,
-        context_after TEXT NOT NULL,
-        terms TEXT NOT NULL,
-        UNIQUE (source, book, chapter, verse),
-        UNIQUE (source, ord)
-      );
-      CREATE TABLE IF NOT EXISTS vectors (
-        verse_id INTEGER PRIMARY KEY REFERENCES verses(id) ON DELETE CASCADE,
-        model TEXT NOT NULL,
-        vector BLOB NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
-      CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
-    `);
-    const version = this.getManifest("schema_version");
-    if (version === undefined) this.setManifest("schema_version", String(SCHEMA_VERSION));
+    this.transaction(() => {
+      this.db.exec(`
+        ${MANIFEST_TABLE_SQL}
+        CREATE TABLE IF NOT EXISTS sources (
+          file TEXT PRIMARY KEY,
+          sha256 TEXT NOT NULL,
+          verse_count INTEGER NOT NULL DEFAULT 0,
+          status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
+          indexed_at TEXT
+        );
+        CREATE TABLE IF NOT EXISTS verses (
+          id INTEGER PRIMARY KEY,
+          source TEXT NOT NULL REFERENCES sources(file) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,
+          book TEXT NOT NULL,
+          book_name TEXT NOT NULL,
+          canonical INTEGER NOT NULL,
+          chapter INTEGER NOT NULL,
+          verse INTEGER NOT NULL,
+          verse_end INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          context_before TEXT NOT NULL,
+          context_after TEXT NOT NULL,
+          terms TEXT NOT NULL,
+          UNIQUE (source, book, chapter, verse),
+          UNIQUE (source, ord)
+        );
+        CREATE TABLE IF NOT EXISTS vectors (
+          verse_id INTEGER PRIMARY KEY REFERENCES verses(id) ON DELETE CASCADE,
+          model TEXT NOT NULL,
+          vector BLOB NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
+        CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
+      `);
+      const version = this.getManifest("schema_version");
+      if (version === undefined) this.setManifest("schema_version", String(SCHEMA_VERSION));
+    });
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return writeTransaction(this.db, work);
   }
 
   getManifest(key: string): string | undefined {

@@ -66,9 +66,23 @@ export class CollectionService {
     private readonly logger: CollectionLogger = silent,
   ) {}
 
-  /** Discovers the collections and loads what their stores already hold (sources are not read). */
+  /**
+   * Discovers the collections and loads what their stores already hold (sources are not read).
+   * A collection whose store cannot be opened or read is logged and left out (the next reload
+   * tries again); the others, and the server, go on.
+   */
   async open(): Promise<void> {
-    for (const source of this.discover()) await this.loadEntry(this.entryFor(source));
+    for (const source of this.discover()) {
+      try {
+        await this.loadEntry(this.entryFor(source));
+      } catch (error) {
+        const detail = error instanceof Error ? error.message : String(error);
+        const message = `não foi possível ler o índice da coleção "${source.name}": ${detail}`;
+        const entry = this.entries.get(source.name);
+        if (entry) entry.error = { code: "collection_load_failed", message };
+        this.logger.error("collection load failed", { collection: source.name, code: "collection_load_failed", message });
+      }
+    }
   }
 
   names(): string[] {
