@@ -60,6 +60,16 @@ describe("pastor search --json", () => {
     });
   });
 
+  it("takes --collection biblia as the Bible, the default (same output as without it)", async () => {
+    const plain = await pastor(["search", "amai vossos inimigos", "--k", "3", "--json"]);
+    const named = await pastor(["search", "amai vossos inimigos", "--k", "3", "--json", "--collection", "biblia"]);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toBe(plain.stdout);
+    const reload = await pastor(["reload", "--collection", "biblia"]);
+    expect(reload.code).toBe(2);
+    expect(reload.stderr).toMatch(/^pastor: a Bíblia não é recarregada por `pastor reload`: use `pastor index`$/m);
+  });
+
   it("rejects a bad option with a clear message", async () => {
     const { code, stderr } = await pastor(["search", "fé", "--mode", "magic"]);
     expect(code).toBe(2);

@@ -378,6 +378,7 @@ describe("collection store", () => {
 describe("discoverCollections and settings", () => {
   it("lists the sub-folders (hidden ones and invalid names skipped) and the MySQL collection; a missing folder means none", async () => {
     await mkdir(join(collectionsDir, "nome inválido"), { recursive: true });
+    await mkdir(join(collectionsDir, "Biblia"), { recursive: true }); // the Bible's name, in any case
     await writeFile(join(collectionsDir, "solto.md"), "não é uma coleção");
     const warnings: string[] = [];
     const withMysql = readSettings({ ...envOf(settings), MYSQL_URL: "mysql://u:p@127.0.0.1:3306/banco", MYSQL_COLLECTION: "aulas" });
@@ -385,8 +386,9 @@ describe("discoverCollections and settings", () => {
       { kind: "mysql", name: "aulas", url: "mysql://u:p@127.0.0.1:3306/banco", table: "lessons" },
       { kind: "folder", name: "curso", dir: courseDir },
     ]);
-    expect(warnings).toEqual(["collection_name_invalid"]);
+    expect(warnings.sort()).toEqual(["collection_name_invalid", "collection_name_reserved"]);
     await rm(join(collectionsDir, "nome inválido"), { recursive: true });
+    await rm(join(collectionsDir, "Biblia"), { recursive: true });
     await unlink(join(collectionsDir, "solto.md"));
     expect(discoverCollections(readSettings({ COLLECTIONS_DIR: join(root, "nao-existe") }))).toEqual([]);
   });
@@ -405,6 +407,7 @@ describe("discoverCollections and settings", () => {
     expect(() => readSettings({ DB_CHUNK_WORDS: "100", DB_CHUNK_OVERLAP: "100" })).toThrow(/DB_CHUNK_OVERLAP.*menor que DB_CHUNK_WORDS/);
     expect(() => readSettings({ DB_CHUNK_WORDS: "30" })).toThrow(SettingsError);
     expect(() => readSettings({ MYSQL_TABLE: "aulas; DROP" })).toThrow(/MYSQL_TABLE/);
+    expect(() => readSettings({ MYSQL_COLLECTION: "biblia" })).toThrow(/MYSQL_COLLECTION.*nome da Bíblia/);
     // One limit for every reader.
     expect(FOLDER_MAX).toBe(MAX_CONTENT_CHARS);
     expect(MYSQL_MAX).toBe(MAX_CONTENT_CHARS);

@@ -69,6 +69,9 @@ describe("collections over the API", () => {
     const unknown = await reload({ collection: "nenhuma" });
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain("exemplo");
+    const bible = await reload({ collection: "Biblia" });
+    expect(bible.status).toBe(400);
+    expect(((await bible.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "bible_reload", message: expect.stringContaining("/api/reindex") });
   });
 
   it("reloads a collection, then a second reload costs nothing", async () => {
@@ -116,6 +119,19 @@ describe("collections over the API", () => {
     expect(body.error.code).toBe("collection_not_found");
     expect(body.error.message).toContain("biblia");
     expect(body.error.message).toContain("exemplo");
+  });
+
+  it("takes \"Biblia\" (any case, spaces around) as the Bible, like no collection at all", async () => {
+    // This server has no Bible index: the Bible's answer is 503 index_not_ready, a collection's would differ.
+    const answer = async (body: Record<string, unknown>) => {
+      const response = await chat({ message: "João 3:16", ...body });
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      return { status: response.status, code: error.code, message: error.message };
+    };
+    const plain = await answer({});
+    expect(plain).toMatchObject({ status: 503, code: "index_not_ready" });
+    expect(await answer({ collection: " Biblia " })).toEqual(plain);
+    expect(await answer({ collection: "biblia" })).toEqual(plain);
   });
 
   it("keeps serving the last index when the source fails, and says so in the status", async () => {

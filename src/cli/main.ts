@@ -7,6 +7,7 @@ import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile } from "../core/search/eval.js";
 import type { SearchMode, SearchResponse } from "../core/search/engine.js";
+import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collections/service.js";
 import type { DocumentSearchResponse } from "../core/documents/search.js";
@@ -110,14 +111,14 @@ withExamples(
     .argument("<pergunta>", 'pergunta, palavras ou referência (ex.: "Jo 3:16")')
     .option("--k <n>", "quantos resultados (padrão: TOP_K)", positiveInt)
     .option("--mode <modo>", "hybrid | lexical | dense", searchMode, "hybrid")
-    .option("--collection <nome>", "busca numa coleção de documentos em vez da Bíblia")
+    .option("--collection <nome>", `busca numa coleção de documentos em vez da Bíblia (${BIBLE_COLLECTION}, o padrão, é a Bíblia)`)
     .option("--discipline <nome>", "com --collection: só nesta disciplina")
     .option("--json", "saída em JSON"),
   ['pastor search "estou com medo do futuro" --k 3'],
 ).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
   const settings = loadSettings();
   const k = options.k ?? settings.TOP_K;
-  if (options.collection !== undefined) {
+  if (options.collection !== undefined && !isBibleCollection(options.collection)) {
     const response = await withCollections(settings, async (collections) => {
       const loaded = collections.get(options.collection!);
       if (!loaded || loaded.chunks === 0) {
@@ -129,7 +130,7 @@ withExamples(
     else printDocumentResults(response);
     return;
   }
-  if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection");
+  if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection de uma coleção de documentos");
   const response = await withEngine(settings, (engine) => engine.search(query, { k, mode: options.mode }));
   if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
   else printSearchResults(response);
@@ -144,6 +145,9 @@ withExamples(
     .option("--json", "imprime o resumo em JSON"),
   ["pastor reload --collection exemplo"],
 ).action(async (options: { collection?: string; json?: boolean }) => {
+  if (options.collection !== undefined && isBibleCollection(options.collection)) {
+    throw new UsageError("a Bíblia não é recarregada por `pastor reload`: use `pastor index`");
+  }
   const settings = loadSettings();
   requireWritableDataDir(settings.DATA_DIR);
   const summaries = await withCollections(settings, (collections) => collections.reload(options.collection));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_CONTENT_CHARS } from "../core/documents/chunker.js";
+import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 
 /**
  * Every setting the app reads from the environment, validated once at start. A bad value
@@ -53,6 +54,7 @@ export const settingsSchema = z.object({
     .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, {
       message: "deve ser um nome de coleção: letras sem acento, números, _ e -, começando por letra ou número (até 64 caracteres)",
     })
+    .refine((name) => !isBibleCollection(name), { message: `"${BIBLE_COLLECTION}" é o nome da Bíblia; escolha outro nome para a coleção MySQL` })
     .default("mysql"),
   // Public serving (issue 15): bounded requests, fair use, slow clients.
   MAX_BODY_BYTES: positiveInt(64 * 1024),

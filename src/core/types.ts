@@ -1,3 +1,14 @@
+/**
+ * The collection name that means the Bible: the default target of search and chat, in the API
+ * (`"collection": "biblia"`) and the CLI (`--collection biblia`). No document collection may take it.
+ */
+export const BIBLE_COLLECTION = "biblia";
+
+/** True when `name` names the Bible (spaces around and letter case ignored). */
+export function isBibleCollection(name: string): boolean {
+  return name.trim().toLowerCase() === BIBLE_COLLECTION;
+}
+
 /** One verse as read from a USFX source file. */
 export interface Verse {
   /** Source file name (basename, e.g. "por-blivre.usfx.xml"): part of the verse's identity. */

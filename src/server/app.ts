@@ -15,6 +15,7 @@ import type { LlmProvider } from "../core/chat/llm.js";
 import { bookByCode } from "../core/bible/books.js";
 import { expandReference, formatReference, parseReference, validateReference } from "../core/bible/references.js";
 import type { CrossReferenceIndex } from "../core/bible/cross-references.js";
+import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { ConversationSources } from "./conversations.js";
 import { apiError } from "./errors.js";
 import { BusyError, clientAddress, ConcurrencyGate, RateLimiter } from "./limits.js";
@@ -65,9 +66,6 @@ function chatBodySchema(settings: Settings) {
 }
 
 const reloadBody = z.object({ collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).optional() });
-
-/** The collection name that means the Bible (the default target of search and chat). */
-export const BIBLE_COLLECTION = "biblia";
 
 export function createApp(deps: AppDependencies): Hono {
   const { service, settings, logger } = deps;
@@ -196,6 +194,9 @@ export function createApp(deps: AppDependencies): Hono {
     if (!parsed.success) return apiError(c, 400, "invalid_request", parsed.error.issues[0]!.message);
     const collections = deps.collections;
     const name = parsed.data.collection;
+    if (name !== undefined && isBibleCollection(name)) {
+      return apiError(c, 400, "bible_reload", "A Bíblia não se recarrega por aqui: use POST /api/reindex (com o token de reindexação).");
+    }
     if (!collections) return apiError(c, 404, "collection_not_found", "Nenhuma coleção de documentos configurada.");
     if (name !== undefined && collections.isReloading(name)) {
       return apiError(c, 409, "reload_running", `A coleção "${name}" já está sendo recarregada.`);
@@ -239,7 +240,7 @@ export function createApp(deps: AppDependencies): Hono {
     let events: AsyncGenerator<ChatEvent>;
     const controller = new AbortController();
     const input = { message, history, conversationId, signal: controller.signal };
-    if (collection === BIBLE_COLLECTION) {
+    if (isBibleCollection(collection)) {
       // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
       const storeProblem = service.storeProblem;
       if (storeProblem) {

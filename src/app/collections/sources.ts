@@ -10,6 +10,7 @@ import { readMysqlLessons } from "../../adapters/documents/mysql-source.js";
 import { COLLECTION_NAME } from "../../adapters/store/collection-store.js";
 import type { Settings } from "../../config/settings.js";
 import type { RawDocument } from "../../core/documents/types.js";
+import { BIBLE_COLLECTION, isBibleCollection } from "../../core/types.js";
 
 export type CollectionSource = { kind: "folder"; name: string; dir: string } | { kind: "mysql"; name: string; url: string; table?: string };
 
@@ -30,15 +31,16 @@ export interface CollectionWarning {
 
 /** Warning codes for which the document concerned was NOT loaded (everything but `encoding_fallback`). */
 export function isSkipWarning(warning: Pick<CollectionWarning, "code">): boolean {
-  return warning.code !== "encoding_fallback" && warning.code !== "collection_name_invalid" && warning.code !== "collection_name_conflict";
+  return !["encoding_fallback", "collection_name_invalid", "collection_name_reserved", "collection_name_conflict"].includes(warning.code);
 }
 
 /**
  * Every collection to index, sorted by name: the sub-folders of COLLECTIONS_DIR (hidden ones
  * skipped; a missing COLLECTIONS_DIR means no folder collection) plus the MySQL collection when
  * MYSQL_URL is set. A sub-folder whose name is not a valid collection name
- * (`collection_name_invalid`), or that has the MySQL collection's name
- * (`collection_name_conflict`: the configured table wins), is left out and reported through
+ * (`collection_name_invalid`), that is the Bible's name (`collection_name_reserved`), or that
+ * has the MySQL collection's name (`collection_name_conflict`: the configured table wins), is
+ * left out and reported through
  * `onWarning`.
  */
 export function discoverCollections(
@@ -61,6 +63,14 @@ export function discoverCollections(
         code: "collection_name_invalid",
         sourceId: entry.name,
         message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: o nome de uma coleção só pode ter letras sem acento, números, _ e - (até 64 caracteres).`,
+      });
+      continue;
+    }
+    if (isBibleCollection(entry.name)) {
+      onWarning?.({
+        code: "collection_name_reserved",
+        sourceId: entry.name,
+        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: "${BIBLE_COLLECTION}" é o nome da Bíblia; renomeie a pasta.`,
       });
       continue;
     }
