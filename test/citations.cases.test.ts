@@ -88,7 +88,7 @@ function stream(text: string, size: number): { text: string; citations: string[]
   const filter = new CitationStreamFilter(SHOWN);
   let out = "";
   for (let i = 0; i < text.length; i += size) out += filter.push(text.slice(i, i + size));
-  out += filter.flush();
+  out += filter.end();
   return { text: out, citations: filter.citations };
 }
 

@@ -59,7 +59,7 @@ describe("citation stream: the held-back tail stays bounded", () => {
       released += filter.push(chunk);
       maxHeld = Math.max(maxHeld, pushed - released.length);
     }
-    released += filter.flush();
+    released += filter.end();
     expect(released).toBe(checkCitations(text, shown).text);
     expect(maxHeld).toBeLessThanOrEqual(64);
     // a long unclosed bracket is held up to the link bound only (200 characters), then released

@@ -60,7 +60,7 @@ const V: Versification = new Map<string, readonly number[]>([
 const check = (text: string, versification: Versification | null = V): CitationCheck =>
   checkCitations(text, SHOWN, versification ?? undefined);
 
-/** Streams `text` in the given chunk sizes (cycled); returns every push result and the flush. */
+/** Streams `text` in the given chunk sizes (cycled); returns every push result and the end. */
 function stream(text: string, sizes: readonly number[], versification: Versification | null = V) {
   const filter = new CitationStreamFilter(SHOWN, versification ?? undefined);
   const pushes: string[] = [];
@@ -70,7 +70,7 @@ function stream(text: string, sizes: readonly number[], versification: Versifica
     pushes.push(filter.push(text.slice(at, at + size)));
     at += size;
   }
-  const flushed = filter.flush();
+  const flushed = filter.end();
   return { pushes, flushed, released: pushes.join("") + flushed, filter };
 }
 
@@ -416,7 +416,7 @@ describe("CitationStreamFilter", () => {
     expect(filter.push("deu seu Filho (João 3:16")).toBe(" e deu seu Filho"); // "(" may still go
     expect(filter.push(")")).toBe(" (João 3:16)");
     expect(filter.push(".")).toBe(".");
-    expect(filter.flush()).toBe("");
+    expect(filter.end()).toBe("");
     expect(filter.citations).toEqual(["João 3:16"]);
     expect(filter.removed).toEqual(["João 4:16"]);
   });
@@ -431,7 +431,7 @@ describe("CitationStreamFilter", () => {
         const a = filter.push(text.slice(0, i));
         const b = filter.push(text.slice(i, j));
         const c = filter.push(text.slice(j));
-        const d = filter.flush();
+        const d = filter.end();
         expect(a + b + c + d, `${i}/${j}`).toBe(expected);
         for (const partial of [a, a + b, a + b + c]) expect(expected.startsWith(partial), `${i}/${j}`).toBe(true);
       }
@@ -447,7 +447,7 @@ describe("CitationStreamFilter", () => {
         released += filter.push(ch);
         expect(expected.startsWith(released), JSON.stringify(released)).toBe(true);
       }
-      released += filter.flush();
+      released += filter.end();
       expect(released).toBe(expected);
     }
   });
@@ -496,28 +496,28 @@ describe("CitationStreamFilter", () => {
     }
   });
 
-  it("flush releases the held tail after checking it", () => {
+  it("end releases the held tail after checking it", () => {
     let filter = new CitationStreamFilter(SHOWN, V);
     expect(filter.push("Assim diz Jo 3:16")).toBe("Assim diz"); // may still become "Jo 3:16-18"
-    expect(filter.flush()).toBe(" Jo 3:16");
+    expect(filter.end()).toBe(" Jo 3:16");
     expect(filter.citations).toEqual(["João 3:16"]);
 
     filter = new CitationStreamFilter(SHOWN, V);
     expect(filter.push("Assim diz Jo 3:99")).toBe("Assim diz");
-    expect(filter.flush()).toBe("");
+    expect(filter.end()).toBe("");
     expect(filter.removed).toEqual(["Jo 3:99"]);
 
     filter = new CitationStreamFilter(SHOWN, V);
     expect(filter.push("Deus é amor, ")).toBe("Deus é amor"); // the comma may go with a removed reference
-    expect(filter.flush()).toBe(", ");
+    expect(filter.end()).toBe(", ");
   });
 
-  it("handles empty pushes, an empty stream, and refuses pushes after flush", () => {
+  it("handles empty pushes, an empty stream, and refuses pushes after end", () => {
     const filter = new CitationStreamFilter(SHOWN);
     expect(filter.push("")).toBe("");
-    expect(filter.flush()).toBe("");
-    expect(filter.flush()).toBe("");
-    expect(() => filter.push("mais")).toThrow(/flush/);
+    expect(filter.end()).toBe("");
+    expect(filter.end()).toBe("");
+    expect(() => filter.push("mais")).toThrow(/end/);
     expect(filter.citations).toEqual([]);
     expect(filter.removed).toEqual([]);
   });
@@ -541,7 +541,7 @@ describe("CitationStreamFilter", () => {
     const filter = new CitationStreamFilter(SHOWN, V);
     let released = "";
     for (const ch of text) released += filter.push(ch);
-    released += filter.flush();
+    released += filter.end();
     const elapsed = performance.now() - started;
     console.log(`citations stream: ${text.length} characters, one per push, in ${elapsed.toFixed(0)} ms`);
     expect(released).toBe(expected.text);

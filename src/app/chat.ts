@@ -1,51 +1,16 @@
-import type { ChatTurn, LlmProvider } from "../core/chat/llm.js";
-import { isLlmError } from "../core/chat/llm.js";
+/**
+ * The Bible's chat: the search, the gate's decision, the verses with their windows as the
+ * model's passages, and the Bible citation check; the stream itself is shared
+ * (src/app/grounded-answer.ts).
+ */
+import type { LlmProvider } from "../core/chat/llm.js";
 import { CitationStreamFilter } from "../core/grounding/citations.js";
 import { passagesFromResults, ShownVerses, type Passage } from "../core/grounding/passages.js";
 import { buildChatPrompt, NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../core/grounding/prompt.js";
-import type { ScopeDecision } from "../core/scope/gate.js";
 import type { SearchEngine } from "../core/search/engine.js";
-import type { DocumentSourceJson } from "./collections/chat.js";
+import { refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type SourceJson } from "./grounded-answer.js";
 
-/** What the browser receives for a source (the verse itself; the model saw its window). */
-export interface SourceJson {
-  id: string;
-  ref: string;
-  reference: string;
-  book: string;
-  bookCode: string;
-  chapter: number;
-  verse: number;
-  verseEnd: number;
-  text: string;
-  cited?: boolean;
-}
-
-/** A consulted source as sent to the browser: a verse, or a document excerpt. */
-export type AnySourceJson = SourceJson | DocumentSourceJson;
-
-/** Why an answer came without the model: the gate found the question out of scope, or retrieval found nothing. */
-export type Refusal = "out_of_scope" | "no_evidence";
-
-/** The gate's decision as the browser receives it (only with an out-of-scope refusal). */
-export interface ScopeJson {
-  inScope: boolean;
-  confidence: number;
-  reasons: ScopeDecision["reasons"];
-}
-
-export type ChatEvent =
-  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
-  | { event: "token"; data: { text: string } }
-  | { event: "done"; data: { citations: string[]; refusal?: Refusal } }
-  | { event: "error"; data: { code: string; message: string } };
-
-export interface ChatInput {
-  message: string;
-  history: ChatTurn[];
-  conversationId: string;
-  signal: AbortSignal;
-}
+export type { AnySourceJson, ChatEvent, ChatInput, Refusal, ScopeJson, SourceJson } from "./grounded-answer.js";
 
 export interface ChatDependencies {
   engine: SearchEngine;
@@ -54,14 +19,9 @@ export interface ChatDependencies {
   contextWindow: number;
 }
 
-/** Errors that are not the provider's get one stable code and a plain message. */
-export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
-
 /**
- * One answer, as the events the SSE route writes: the consulted sources, the model's text
- * with every reference checked against what the model was shown (invented ones never leave
- * the server, not even half-written), and the citations that survived. No evidence: a fixed
- * message and the model is not called.
+ * One answer over the Bible, as the events the SSE route writes. Out of scope: the fixed
+ * reply, no model call. No evidence: a fixed message, no model call.
  */
 export async function* answerQuestion(deps: ChatDependencies, input: ChatInput): AsyncGenerator<ChatEvent> {
   const { engine } = deps;
@@ -73,53 +33,18 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
   const passages = passagesFromResults(response.results, (result) =>
     engine.windowCoordinates(result.book, result.chapter, result.verse, deps.contextWindow),
   );
-  yield { event: "sources", data: { conversationId: input.conversationId, sources: passages.map(toSourceJson) } };
-
-  if (passages.length === 0) {
-    yield { event: "token", data: { text: NO_EVIDENCE_MESSAGE } };
-    yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
-    return;
-  }
-
   const prompt = buildChatPrompt({ question: input.message, passages, history: input.history });
-  const filter = new CitationStreamFilter(new ShownVerses(passages), engine.versificationOf());
-  try {
-    const stream = deps.provider.stream({
+  yield* streamGroundedAnswer(deps.provider, input, {
+    sources: passages.map(toSourceJson),
+    noEvidenceMessage: NO_EVIDENCE_MESSAGE,
+    request: {
       system: prompt.system,
       messages: prompt.messages,
-      signal: input.signal,
       passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
       question: input.message,
-    });
-    for await (const delta of stream) {
-      const text = filter.push(delta);
-      if (text !== "") yield { event: "token", data: { text } };
-    }
-    const tail = filter.flush();
-    if (tail !== "") yield { event: "token", data: { text: tail } };
-    yield { event: "done", data: { citations: filter.citations } };
-  } catch (error) {
-    if (input.signal.aborted) return;
-    yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
-  }
-}
-
-/**
- * The answer to a question the gate found out of scope: no sources, the fixed reply, no model
- * call, no citations; the decision's reasons go with the (empty) sources.
- */
-export async function* refuseOutOfScope(
-  conversationId: string,
-  scope: ScopeDecision,
-  message: string,
-  collection?: string,
-): AsyncGenerator<ChatEvent> {
-  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId, sources: [] };
-  if (collection !== undefined) data.collection = collection;
-  data.scope = { inScope: scope.inScope, confidence: scope.confidence, reasons: scope.reasons };
-  yield { event: "sources", data };
-  yield { event: "token", data: { text: message } };
-  yield { event: "done", data: { citations: [], refusal: "out_of_scope" } };
+    },
+    check: () => new CitationStreamFilter(new ShownVerses(passages), engine.versificationOf()),
+  });
 }
 
 function toSourceJson(passage: Passage): SourceJson {

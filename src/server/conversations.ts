@@ -1,4 +1,4 @@
-import type { AnySourceJson as SourceJson } from "../app/chat.js";
+import type { AnySourceJson as SourceJson } from "../app/grounded-answer.js";
 
 /**
  * The passages consulted for the last answer of each conversation (what /api/sources

@@ -249,7 +249,7 @@ export function streamed(answer: string, sizes: readonly number[]): { text: stri
     out += filter.push(answer.slice(i, i + size));
     i += size;
   }
-  out += filter.flush();
+  out += filter.end();
   return { text: out, citations: filter.citations, removed: filter.removed };
 }
 

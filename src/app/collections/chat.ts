@@ -1,36 +1,15 @@
 /**
- * The chat over a document collection: the same events as the Bible chat (src/app/chat.ts),
- * with numbered excerpts as sources, the lesson header shown to the model once per source,
- * and the document citation check on the model's stream (`[n]` becomes the human citation;
- * sources the model was not shown never reach the browser).
+ * The chat over a document collection: numbered excerpts as sources, the lesson header shown
+ * to the model once per source, and the document citation check on the model's stream (`[n]`
+ * becomes the human citation; sources the model was not shown never reach the browser). The
+ * events and the stream are the Bible chat's (src/app/grounded-answer.ts).
  */
 import type { LlmProvider } from "../../core/chat/llm.js";
-import { isLlmError } from "../../core/chat/llm.js";
 import type { DocumentSearch } from "../../core/documents/search.js";
 import { buildDocumentPassages, type DocumentPassage } from "../../core/grounding/document-passages.js";
 import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
 import { buildDocumentChatPrompt, DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
-import { INTERNAL_ERROR, refuseOutOfScope, type ChatEvent, type ChatInput } from "../chat.js";
-
-/** What the browser receives for a document excerpt. */
-export interface DocumentSourceJson {
-  kind: "document";
-  id: string;
-  /** The excerpt's number in the prompt (the model cites it as [n]). */
-  number: number;
-  collection: string;
-  sourceId: string;
-  /** 0-based. */
-  chunk: number;
-  page?: number;
-  pageEnd?: number;
-  title: string;
-  discipline: string;
-  /** Human citation, the text the answer shows for it. */
-  citation: string;
-  text: string;
-  cited?: boolean;
-}
+import { refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type DocumentSourceJson } from "../grounded-answer.js";
 
 export interface DocumentChatDependencies {
   search: DocumentSearch;
@@ -46,37 +25,20 @@ export async function* answerFromCollection(deps: DocumentChatDependencies, inpu
     return;
   }
   const passages = buildDocumentPassages(response.results);
-  const sources = passages.map((passage, i) => toSourceJson(passage, search.collection, response.results[i]!.discipline));
-  yield { event: "sources", data: { conversationId: input.conversationId, collection: search.collection, sources } };
-
-  if (passages.length === 0) {
-    yield { event: "token", data: { text: DOCUMENT_NO_EVIDENCE_MESSAGE } };
-    yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
-    return;
-  }
-
   const prompt = buildDocumentChatPrompt({ collection: search.collection, question: input.message, passages, history: input.history });
-  const filter = new DocumentCitationStreamFilter(passages);
-  try {
-    const stream = deps.provider.stream({
+  yield* streamGroundedAnswer(deps.provider, input, {
+    collection: search.collection,
+    sources: passages.map((passage, i) => toSourceJson(passage, search.collection, response.results[i]!.discipline)),
+    noEvidenceMessage: DOCUMENT_NO_EVIDENCE_MESSAGE,
+    request: {
       system: prompt.system,
       messages: prompt.messages,
-      signal: input.signal,
       passages: passages.map((p) => ({ reference: `[${p.number}]`, text: withoutMarkdownMarks(p.text) })),
       question: input.message,
       corpusLabel: `a coleção “${search.collection}”`,
-    });
-    for await (const delta of stream) {
-      const text = filter.push(delta);
-      if (text !== "") yield { event: "token", data: { text } };
-    }
-    const tail = filter.end();
-    if (tail !== "") yield { event: "token", data: { text: tail } };
-    yield { event: "done", data: { citations: filter.cited.map((passage) => passage.citation) } };
-  } catch (error) {
-    if (input.signal.aborted) return;
-    yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
-  }
+    },
+    check: () => new DocumentCitationStreamFilter(passages),
+  });
 }
 
 function toSourceJson(passage: DocumentPassage, collection: string, discipline: string): DocumentSourceJson {

@@ -62,6 +62,7 @@ import { type BibleReference, type Versification, formatReference, formatReferen
 import type { ShownVerses } from "./passages.js";
 import { type ScannedReference, scanPrefixLength, scanReferences } from "./reference-scan.js";
 import { isHws, isNewline } from "./text-chars.js";
+import type { StreamCitationCheck } from "./stream-check.js";
 
 /** What decides whether a span was shown (a `ShownVerses`, or a test double). */
 export type ShownSet = Pick<ShownVerses, "covers">;
@@ -593,11 +594,11 @@ const RAW_CONTEXT = 64;
 
 /**
  * Streaming `checkCitations`: feed the model's tokens to `push`, which returns the text safe to
- * show now; call `flush` at the end of the stream for the rest. Never releases any part of a
+ * show now; call `end` at the end of the stream for the rest. Never releases any part of a
  * reference that will be removed, whatever the token boundaries, and the released text, joined,
  * equals `checkCitations(fullText).text`.
  */
-export class CitationStreamFilter {
+export class CitationStreamFilter implements StreamCitationCheck {
   private readonly core: Rewriter;
   /** The last processed raw characters (look-behind). */
   private rawContext = "";
@@ -611,7 +612,7 @@ export class CitationStreamFilter {
 
   /** Adds a chunk of the answer; returns the text that can be shown now (possibly ""). */
   push(delta: string): string {
-    if (this.finished) throw new Error("CitationStreamFilter: push depois de flush.");
+    if (this.finished) throw new Error("CitationStreamFilter: push depois de end.");
     if (delta === "") return "";
     this.pending += delta;
     const hold = scanPrefixLength(this.rawContext + this.pending);
@@ -621,7 +622,7 @@ export class CitationStreamFilter {
   }
 
   /** Ends the stream: returns everything still held, checked. Further pushes throw. */
-  flush(): string {
+  end(): string {
     if (this.finished) return "";
     this.finished = true;
     this.advance(this.pending.length, true);

@@ -62,6 +62,7 @@
  */
 import type { DocumentPassage } from "./document-passages.js";
 import { isHws, isNewline } from "./text-chars.js";
+import type { StreamCitationCheck } from "./stream-check.js";
 
 export interface DocumentCitationCheck {
   /** The text with markers rewritten, invented citations removed and the surroundings cleaned up. */
@@ -344,7 +345,7 @@ class Grammar {
  * shown now; call `end` at the end of the stream for the rest. The released text, joined, equals
  * `checkDocumentCitations(fullText, passages).text` for every chunking.
  */
-export class DocumentCitationStreamFilter {
+export class DocumentCitationStreamFilter implements StreamCitationCheck {
   private readonly grammar: Grammar;
   /** Input not consumed yet. */
   private pending = "";
@@ -385,6 +386,11 @@ export class DocumentCitationStreamFilter {
   /** Passages cited so far, unique, in order of first citation. */
   get cited(): DocumentPassage[] {
     return [...this.citedList];
+  }
+
+  /** Their human citations, as the answer shows them (see `StreamCitationCheck.citations`). */
+  get citations(): string[] {
+    return this.citedList.map((passage) => passage.citation);
   }
 
   /** Citations removed so far (see `DocumentCitationCheck.removed`). */
