@@ -66,7 +66,7 @@ describe("usage errors", () => {
   it("an option that needs another one: exit 2", async () => {
     const { code, stderr } = await pastor(["search", "amor", "--discipline", "teologia"]);
     expect(code).toBe(2);
-    expect(stderr).toBe("pastor: --discipline só vale com --collection\n");
+    expect(stderr).toBe("pastor: --discipline só vale com --collection de uma coleção de documentos\n");
   });
 });
 
