@@ -5,6 +5,7 @@ import {
   type Versification,
   buildVersification,
   expandReference,
+  findQueryReferences,
   findReferences,
   formatReference,
   formatReferences,
@@ -268,6 +269,29 @@ describe("parseReference", () => {
       expect(result.code).toBe(code);
       expect(result.message).toMatch(message);
     }
+  });
+});
+
+describe("references typed in a search box: chapter and verse apart by a space", () => {
+  it("parses a whole text ending in two numbers as chapter and verse (or range)", () => {
+    expect(parsed("jo 3 16")).toEqual([ref("JHN", 3, 16)]);
+    expect(parsed("ap 21 4")).toEqual([ref("REV", 21, 4)]);
+    expect(parsed("2 timoteo 3 16")).toEqual([ref("2TI", 3, 16)]);
+    expect(parsed("proverbios 3 5-6")).toEqual([ref("PRO", 3, 5, 3, 6)]);
+    expect(parsed("1 Reis 3 16?")).toEqual([ref("1KI", 3, 16)]);
+    // Still refused: prose after it, a number alone, no book.
+    for (const text of ["Jo 3 16 e mais", "Sl 1234", "3 16", "salmo 23 1 vez"]) expect(parseReference(text).ok).toBe(false);
+  });
+
+  it("reads a whole query as one reference, and a query ending in 'chapter verse' with its last reference", () => {
+    const spans = (query: string) => findQueryReferences(query).map((m) => [query.slice(m.start, m.end), formatReferences(m.references)]);
+    expect(spans("ap 21 4")).toEqual([["ap 21 4", "Apocalipse 21:4"]]);
+    expect(spans(" filipenses 4 13 ")).toEqual([["filipenses 4 13", "Filipenses 4:13"]]);
+    expect(spans("o que diz jo 3 16?")).toEqual([["jo 3 16", "João 3:16"]]);
+    expect(spans("leia Salmo 23 e Jo 3:16")).toEqual([["Salmo 23", "Salmos 23"], ["Jo 3:16", "João 3:16"]]);
+    // A number that is not a verse stays prose; ordinary words stay words.
+    expect(spans("Salmo 23 1 vez por dia")).toEqual([["Salmo 23", "Salmos 23"]]);
+    expect(spans("os 3 homens")).toEqual([]);
   });
 });
 

@@ -33,6 +33,14 @@ describe("explicit references are answered by metadata first", () => {
     }
   });
 
+  it("takes 'book chapter verse' typed with spaces as the reference, and keeps it in scope", async () => {
+    for (const [query, first] of [["jo 3 16", "JHN 3:16"], ["ap 21 4", "REV 21:4"], ["proverbios 3 5-6", "PRO 3:5"], ["o que diz filipenses 4 13?", "PHP 4:13"]] as const) {
+      const response = await loaded.engine.search(query);
+      expect(response.results[0], query).toMatchObject({ ref: first, via: ["reference"] });
+      expect(response.scope?.inScope, query).not.toBe(false);
+    }
+  });
+
   it("a whole chapter, a range and a list resolve in order", async () => {
     expect(refs(await loaded.engine.search("Salmo 23", { k: 6 }))).toEqual(["PSA 23:1", "PSA 23:2", "PSA 23:3", "PSA 23:4", "PSA 23:5", "PSA 23:6"]);
     expect(refs(await loaded.engine.search("1 Co 13:4-7", { k: 4 }))).toEqual(["1CO 13:4", "1CO 13:5", "1CO 13:6", "1CO 13:7"]);

@@ -718,6 +718,57 @@ function isSpace(c: string | undefined): boolean {
  * classes of free text do not apply ("os 6.6" is Oseias 6:6 here).
  */
 export function parseReference(text: string): ParseResult {
+  const parsed = parseReferenceAsWritten(text);
+  if (parsed.ok) return parsed;
+  // "jo 3 16", "Pv 3 5-6": chapter and verse apart by a space, as people type in a search box.
+  const spaced = SPACED_VERSE.exec(text);
+  if (spaced) {
+    const again = parseReferenceAsWritten(`${spaced[1]}:${spaced[2]}`);
+    if (again.ok) return again;
+  }
+  return parsed;
+}
+
+/**
+ * A whole text that ends in two numbers apart by white space, the last one possibly a range:
+ * group 1 everything up to the chapter, group 2 the verse (or range). Only `parseReference`
+ * (a text that is one reference) reads it so; in free text "Salmo 23 1 vez" stays prose.
+ */
+const SPACED_VERSE = new RegExp(`^([^:]*?\\p{L}\\.?${H}+[0-9]{1,3})${H}+([0-9]{1,3}(?:${H}*[-\u2010-\u2014\u2212]${H}*[0-9]{1,3})?)${H}*[.?!]?\\s*$`, "u");
+
+/** What may follow a chapter-only reference at the end of a query to make it "chapter verse". */
+const TRAILING_VERSE = new RegExp(`^${H}+([0-9]{1,3}(?:${H}*[-\u2010-\u2014\u2212]${H}*[0-9]{1,3})?)${H}*[.?!]*\\s*$`, "u");
+
+/**
+ * The references of a search query: the whole query when it is one reference (in any case and
+ * spelling `parseReference` takes, "ap 21 4" and "2 timoteo 3 16" included: the asker typed a
+ * reference and nothing else), else the references found in it as free text, the last one
+ * read as "chapter verse" when the query ends with its chapter and one more number
+ * ("o que diz jo 3 16?").
+ */
+export function findQueryReferences(query: string): ReferenceMatch[] {
+  const trimmed = query.replace(/[?!.]+\s*$/u, "");
+  const start = trimmed.length - trimmed.trimStart().length;
+  const end = trimmed.trimEnd().length;
+  if (end > start) {
+    const whole = parseReference(trimmed);
+    if (whole.ok) return [{ text: trimmed.slice(start, end), start, end, references: whole.references }];
+  }
+  const found = findReferences(query);
+  const last = found.at(-1);
+  const verse = last && last.references.length === 1 && last.references[0]!.verseStart === undefined ? TRAILING_VERSE.exec(query.slice(last.end)) : null;
+  if (last && verse) {
+    const upgraded = parseReferenceAsWritten(`${last.text}:${verse[1]}`);
+    if (upgraded.ok) {
+      const spanEnd = last.end + (query.slice(last.end).indexOf(verse[1]!) + verse[1]!.length);
+      found[found.length - 1] = { text: query.slice(last.start, spanEnd), start: last.start, end: spanEnd, references: upgraded.references };
+    }
+  }
+  return found;
+}
+
+/** `parseReference` on the text exactly as written (chapter and verse apart by ":", ".", "," or a keyword). */
+function parseReferenceAsWritten(text: string): ParseResult {
   let s = 0;
   let e = text.length;
   while (s < e && isSpace(text[s])) s++;

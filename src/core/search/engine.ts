@@ -1,6 +1,6 @@
 import { analyze, analyzeTokens, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
-import { expandReference, findReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
+import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { wordsByTerm, type CorpusVocabulary } from "../scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
@@ -325,7 +325,7 @@ export class SearchEngine {
     const source = this.primarySource;
     if (!source) return { lookups, docs };
     const versification = this.versificationOf(source);
-    for (const match of findReferences(query)) {
+    for (const match of findQueryReferences(query)) {
       for (const reference of match.references) {
         const validity = validateReference(reference, versification);
         const lookup: ReferenceLookup = {
