@@ -8,7 +8,7 @@ import { CitationStreamFilter } from "../core/grounding/citations.js";
 import { passagesFromResults, ShownVerses, type Passage } from "../core/grounding/passages.js";
 import { buildChatPrompt, NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../core/grounding/prompt.js";
 import type { SearchEngine } from "../core/search/engine.js";
-import { refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type SourceJson } from "./grounded-answer.js";
+import { inThread, refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type SourceJson } from "./grounded-answer.js";
 
 export type { AnySourceJson, ChatEvent, ChatInput, Refusal, ScopeJson, SourceJson } from "./grounded-answer.js";
 
@@ -43,7 +43,7 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
       passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
       question: input.message,
     },
-    check: () => new CitationStreamFilter(new ShownVerses(passages), engine.versificationOf()),
+    check: () => inThread(new CitationStreamFilter(new ShownVerses(passages), engine.versificationOf())),
   });
 }
 

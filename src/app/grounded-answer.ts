@@ -72,6 +72,27 @@ export interface ChatInput {
 /** Errors that are not the provider's get one stable code and a plain message. */
 export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
 
+/**
+ * The citation check one answer streams through: a `StreamCitationCheck` in this thread
+ * (`inThread`), or one that lives in a search worker (its calls then resolve later).
+ */
+export interface AnswerCitationCheck {
+  push(delta: string): string | Promise<string>;
+  /** The held tail, checked, and the citations kept. */
+  finish(): { tail: string; citations: string[] } | Promise<{ tail: string; citations: string[] }>;
+  /** Frees a check cut short (idempotent). */
+  close(): void;
+}
+
+/** A stream-safe citation filter of this thread, as an answer's check. */
+export function inThread(filter: StreamCitationCheck): AnswerCitationCheck {
+  return {
+    push: (delta) => filter.push(delta),
+    finish: () => ({ tail: filter.end(), citations: filter.citations }),
+    close: () => undefined,
+  };
+}
+
 /** One retrieved answer, ready to stream: what a collection's chat builds from its search. */
 export interface GroundedPlan {
   /** The document collection's name; absent for the Bible. */
@@ -82,7 +103,7 @@ export interface GroundedPlan {
   /** The request for the model (without the signal, which comes from the input). */
   request: Omit<GenerateRequest, "signal">;
   /** The check the model's stream goes through (built over what the model was shown). */
-  check: () => StreamCitationCheck;
+  check: () => AnswerCitationCheck;
 }
 
 /**
@@ -104,15 +125,17 @@ export async function* streamGroundedAnswer(provider: LlmProvider, input: ChatIn
   const check = plan.check();
   try {
     for await (const delta of provider.stream({ ...plan.request, signal: input.signal })) {
-      const text = check.push(delta);
+      const text = await check.push(delta);
       if (text !== "") yield { event: "token", data: { text } };
     }
-    const tail = check.end();
+    const { tail, citations } = await check.finish();
     if (tail !== "") yield { event: "token", data: { text: tail } };
-    yield { event: "done", data: { citations: check.citations } };
+    yield { event: "done", data: { citations } };
   } catch (error) {
     if (input.signal.aborted) return;
     yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
+  } finally {
+    check.close();
   }
 }
 

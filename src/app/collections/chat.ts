@@ -9,7 +9,7 @@ import type { DocumentSearch } from "../../core/documents/search.js";
 import { buildDocumentPassages, type DocumentPassage } from "../../core/grounding/document-passages.js";
 import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
 import { buildDocumentChatPrompt, DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
-import { refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type DocumentSourceJson } from "../grounded-answer.js";
+import { inThread, refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type DocumentSourceJson } from "../grounded-answer.js";
 
 export interface DocumentChatDependencies {
   search: DocumentSearch;
@@ -37,7 +37,7 @@ export async function* answerFromCollection(deps: DocumentChatDependencies, inpu
       question: input.message,
       corpusLabel: `a coleção “${search.collection}”`,
     },
-    check: () => new DocumentCitationStreamFilter(passages),
+    check: () => inThread(new DocumentCitationStreamFilter(passages)),
   });
 }
 
