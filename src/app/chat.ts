@@ -1,10 +1,10 @@
 import type { ChatTurn, LlmProvider } from "../core/chat/llm.js";
 import { isLlmError } from "../core/chat/llm.js";
 import { CitationStreamFilter } from "../core/grounding/citations.js";
-import { passagesFromResults, ShownVerses, type Passage } from "../core/grounding/passages.js";
-import { buildChatPrompt, NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../core/grounding/prompt.js";
+import { ShownVerses, type Passage } from "../core/grounding/passages.js";
+import { NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../core/grounding/prompt.js";
 import type { ScopeDecision } from "../core/scope/gate.js";
-import type { SearchEngine } from "../core/search/engine.js";
+import type { AnswerEngine, PreparedAnswer } from "./answer-engine.js";
 import type { DocumentSourceJson } from "./collections/chat.js";
 
 /** What the browser receives for a source (the verse itself; the model saw its window). */
@@ -48,7 +48,8 @@ export interface ChatInput {
 }
 
 export interface ChatDependencies {
-  engine: SearchEngine;
+  /** The loaded index, in this thread or in the search workers. */
+  engine: AnswerEngine;
   provider: LlmProvider;
   topK: number;
   contextWindow: number;
@@ -65,24 +66,31 @@ export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um err
  */
 export async function* answerQuestion(deps: ChatDependencies, input: ChatInput): AsyncGenerator<ChatEvent> {
   const { engine } = deps;
-  const response = await engine.search(input.message, { k: deps.topK });
-  if (response.scope && !response.scope.inScope) {
-    yield* refuseOutOfScope(input.conversationId, response.scope, OUT_OF_SCOPE_MESSAGE);
+  let prepared: PreparedAnswer;
+  try {
+    prepared = await engine.prepare(input.message, input.history, { topK: deps.topK, contextWindow: deps.contextWindow }, input.signal);
+  } catch (error) {
+    // A search worker that died with this question (it is replaced) says so in Portuguese.
+    if (error instanceof SearchUnavailableError) {
+      yield { event: "error", data: { code: error.code, message: error.message } };
+      return;
+    }
+    throw error;
+  }
+  if (prepared.kind === "out_of_scope") {
+    yield* refuseOutOfScope(input.conversationId, prepared.scope, OUT_OF_SCOPE_MESSAGE);
     return;
   }
-  const passages = passagesFromResults(response.results, (result) =>
-    engine.windowCoordinates(result.book, result.chapter, result.verse, deps.contextWindow),
-  );
+  const { passages, prompt } = prepared;
   yield { event: "sources", data: { conversationId: input.conversationId, sources: passages.map(toSourceJson) } };
 
-  if (passages.length === 0) {
+  if (!prompt) {
     yield { event: "token", data: { text: NO_EVIDENCE_MESSAGE } };
     yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
     return;
   }
 
-  const prompt = buildChatPrompt({ question: input.message, passages, history: input.history });
-  const filter = new CitationStreamFilter(new ShownVerses(passages), engine.versificationOf());
+  const filter = new CitationStreamFilter(new ShownVerses(passages), engine.versification);
   try {
     const stream = deps.provider.stream({
       system: prompt.system,
@@ -101,6 +109,15 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
   } catch (error) {
     if (input.signal.aborted) return;
     yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
+  }
+}
+
+/** Retrieval could not run for this question (its search worker stopped); safe to show. */
+export class SearchUnavailableError extends Error {
+  readonly code = "search_failed";
+  constructor(message = "A busca desta pergunta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.") {
+    super(message);
+    this.name = "SearchUnavailableError";
   }
 }
 
