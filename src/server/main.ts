@@ -36,6 +36,8 @@ export interface RunningServer {
   port: number;
   service: SearchService;
   collections: CollectionService;
+  /** The search workers (SEARCH_WORKERS ≥ 1); closed with the server. */
+  searchPool: SearchPool | undefined;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
     port,
     service,
     collections,
+    searchPool: pool,
     async close() {
       await service.close();
       await collections.close();
