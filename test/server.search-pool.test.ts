@@ -128,7 +128,7 @@ describe("search workers", () => {
         event: "error",
         data: {
           code: "search_failed",
-          message: "A busca desta pergunta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.",
+          message: "A resposta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.",
         },
       },
     ]);
@@ -141,6 +141,34 @@ describe("search workers", () => {
     expect(afterCrash).toEqual(expected);
     const metrics = await (await fetch(`${pooled.url}/api/metrics`)).text();
     expect(metrics).toContain('pastor_llm_errors_total{code="search_failed"} 1');
+  }, 120_000);
+});
+
+describe("a worker that dies while an answer streams", () => {
+  it("ends that answer with the Portuguese error event after the tokens already sent, and is replaced", async () => {
+    const pool = pooled.searchPool!;
+    const restarts = pool.status().restarts;
+    const response = await postChat(pooled.url, { message: QUESTIONS[0], conversationId: "c2" });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let body = "";
+    while (!body.includes("event: token")) body += (await reader.read()).value ?? "";
+    // The answer's citation check runs in the worker with the fewest: the first, both idle.
+    const flag = new SharedArrayBuffer(4);
+    await pool.holdNextTask(0, flag);
+    await until(() => pool.status().busy === 1);
+    await pool.workers[0]!.terminate();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) body += chunk.value;
+
+    const events = parseSse(body);
+    expect(events[0]!.event).toBe("sources");
+    expect(events.filter((e) => e.event === "token").length).toBeGreaterThan(0);
+    expect(events.some((e) => e.event === "done")).toBe(false);
+    expect(events.at(-1)).toEqual({
+      event: "error",
+      data: { code: "search_failed", message: "A resposta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo." },
+    });
+    expect(pool.status().restarts).toBe(restarts + 1);
+    expect(await ask(pooled, QUESTIONS[2]!)).toBe(await ask(inProcess, QUESTIONS[2]!));
   }, 120_000);
 });
 

@@ -1,7 +1,6 @@
 import type { ChatTurn, LlmProvider } from "../core/chat/llm.js";
 import { isLlmError } from "../core/chat/llm.js";
-import { CitationStreamFilter } from "../core/grounding/citations.js";
-import { ShownVerses, type Passage } from "../core/grounding/passages.js";
+import type { Passage } from "../core/grounding/passages.js";
 import { NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../core/grounding/prompt.js";
 import type { ScopeDecision } from "../core/scope/gate.js";
 import type { AnswerEngine, PreparedAnswer } from "./answer-engine.js";
@@ -90,7 +89,7 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
     return;
   }
 
-  const filter = new CitationStreamFilter(new ShownVerses(passages), engine.versification);
+  const check = engine.checkCitations(passages);
   try {
     const stream = deps.provider.stream({
       system: prompt.system,
@@ -100,22 +99,25 @@ export async function* answerQuestion(deps: ChatDependencies, input: ChatInput):
       question: input.message,
     });
     for await (const delta of stream) {
-      const text = filter.push(delta);
+      const text = await check.push(delta);
       if (text !== "") yield { event: "token", data: { text } };
     }
-    const tail = filter.flush();
+    const { tail, citations } = await check.finish();
     if (tail !== "") yield { event: "token", data: { text: tail } };
-    yield { event: "done", data: { citations: filter.citations } };
+    yield { event: "done", data: { citations } };
   } catch (error) {
     if (input.signal.aborted) return;
-    yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
+    const data = isLlmError(error) || error instanceof SearchUnavailableError ? { code: error.code, message: error.message } : INTERNAL_ERROR;
+    yield { event: "error", data };
+  } finally {
+    check.close();
   }
 }
 
-/** Retrieval could not run for this question (its search worker stopped); safe to show. */
+/** The search worker serving this answer stopped (it is replaced); safe to show. */
 export class SearchUnavailableError extends Error {
   readonly code = "search_failed";
-  constructor(message = "A busca desta pergunta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.") {
+  constructor(message = "A resposta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.") {
     super(message);
     this.name = "SearchUnavailableError";
   }

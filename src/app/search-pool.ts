@@ -3,7 +3,8 @@ import { StoreError, type StoreErrorCode } from "../adapters/store/store.js";
 import type { Settings } from "../config/settings.js";
 import type { Versification } from "../core/bible/references.js";
 import type { ChatTurn } from "../core/chat/llm.js";
-import type { AnswerEngine, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
+import type { Passage } from "../core/grounding/passages.js";
+import type { AnswerEngine, CitationCheck, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
 import { SearchUnavailableError } from "./chat.js";
 import { startAppWorker } from "./start-worker.js";
 
@@ -21,6 +22,10 @@ export type PoolRequest = { id: number } & (
   | { type: "prepare"; question: string; history: readonly ChatTurn[]; options: PrepareOptions }
   | { type: "verses"; coordinates: readonly VerseCoordinate[] }
   | { type: "hold"; flag: SharedArrayBuffer }
+  // The first push (or the finish of an answer without deltas) opens the check with its passages.
+  | { type: "check-push"; session: number; delta: string; passages?: readonly Passage[] }
+  | { type: "check-finish"; session: number; passages?: readonly Passage[] }
+  | { type: "check-close"; session: number }
 );
 
 type RequestBody = PoolRequest extends infer R ? (R extends PoolRequest ? Omit<R, "id"> : never) : never;
@@ -44,6 +49,10 @@ interface Slot {
   /** False until the first engine load of a replacement is sent, so it takes no question before. */
   ready: boolean;
   exited: boolean;
+  /** Citation checks of answers streaming through this worker. */
+  checks: number;
+  /** Whether the last task came from the shared queue. */
+  tookShared: boolean;
 }
 
 export interface PoolStatus {
@@ -69,6 +78,7 @@ export class SearchPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private nextId = 1;
+  private nextSession = 1;
   private restartCount = 0;
   private closed = false;
   /** Set after the first load: a replacement worker loads the engine before it serves. */
@@ -84,7 +94,7 @@ export class SearchPool {
 
   private spawn(): Slot {
     const worker = startAppWorker("search-worker", { workerData: { settings: this.settings } });
-    const slot: Slot = { worker, current: undefined, pinned: [], ready: true, exited: false };
+    const slot: Slot = { worker, current: undefined, pinned: [], ready: true, exited: false, checks: 0, tookShared: false };
     worker.on("message", (reply: PoolReply) => this.settle(slot, reply));
     worker.on("error", (error) => this.logger?.warn("search worker error", { message: error.message }));
     worker.on("exit", (code) => this.exited(slot, code));
@@ -147,6 +157,7 @@ export class SearchPool {
   }
 
   private pin<T>(slot: Slot, body: RequestBody): Promise<T> {
+    if (slot.exited) return Promise.reject(new SearchUnavailableError());
     return new Promise<T>((resolve, reject) => {
       slot.pinned.push({ body, resolve: resolve as (value: unknown) => void, reject });
       this.drain();
@@ -156,8 +167,12 @@ export class SearchPool {
   private drain(): void {
     for (const slot of this.slots) {
       if (slot.current || slot.exited) continue;
-      const task = slot.pinned.shift() ?? (slot.ready ? this.queue.shift() : undefined);
+      // Turn about between the shared queue (new questions) and this worker's own (engine
+      // loads, citation deltas), so that neither starves the other under load.
+      const shared = slot.ready && this.queue.length > 0 && (slot.pinned.length === 0 || !slot.tookShared);
+      const task = shared ? this.queue.shift() : slot.pinned.shift();
       if (!task) continue;
+      slot.tookShared = shared;
       slot.current = task;
       slot.worker.postMessage({ ...task.body, id: this.nextId++ } satisfies PoolRequest);
     }
@@ -179,6 +194,42 @@ export class SearchPool {
       versification: summary.versification,
       prepare: (question, history, options, signal) => this.run<PreparedAnswer>({ type: "prepare", question, history, options }, signal),
       versesAt: (coordinates) => this.run<(VerseRecord | undefined)[]>({ type: "verses", coordinates }),
+      checkCitations: (passages) => this.citationCheck(passages),
+    };
+  }
+
+  /**
+   * An answer's citation check in the worker with the fewest: its deltas go to that worker in
+   * order, ahead of questions waiting for a search (a streaming answer is not held up by them).
+   */
+  private citationCheck(passages: readonly Passage[]): CitationCheck {
+    const slot = this.slots.filter((s) => !s.exited).reduce((a, b) => (b.checks < a.checks ? b : a));
+    const session = this.nextSession++;
+    slot.checks += 1;
+    let open = true;
+    const end = () => {
+      if (!open) return;
+      open = false;
+      slot.checks -= 1;
+    };
+    let unsent: readonly Passage[] | undefined = passages;
+    const opening = () => {
+      const first = unsent;
+      unsent = undefined;
+      return first ? { passages: first } : {};
+    };
+    return {
+      push: (delta) => this.pin<string>(slot, { type: "check-push", session, delta, ...opening() }),
+      finish: async () => {
+        const result = await this.pin<{ tail: string; citations: string[] }>(slot, { type: "check-finish", session, ...opening() });
+        end();
+        return result;
+      },
+      close: () => {
+        if (!open) return;
+        end();
+        if (!slot.exited && unsent === undefined) this.pin(slot, { type: "check-close", session }).catch(() => undefined);
+      },
     };
   }
 

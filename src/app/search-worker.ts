@@ -9,23 +9,32 @@ import { parentPort, workerData } from "node:worker_threads";
 import { StoreError } from "../adapters/store/store.js";
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/search/engine.js";
+import type { Versification } from "../core/bible/references.js";
+import { CitationStreamFilter } from "../core/grounding/citations.js";
+import { ShownVerses } from "../core/grounding/passages.js";
 import { prepareAnswer, versesAt } from "./answer-engine.js";
 import { loadEngine } from "./load-engine.js";
 import { loadRetrievalAids } from "./retrieval-aids.js";
 import { openStore } from "./runtime.js";
 import type { EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
 
+type PoolRequestPassages = Extract<PoolRequest, { type: "check-push" }>["passages"];
+
 const port = parentPort!;
 const settings = (workerData as { settings: Settings }).settings;
 const storeOpened = openStore(settings);
 const aidsLoaded = loadRetrievalAids();
 let engine: SearchEngine | undefined;
+let versification: Versification = new Map();
+/** The citation checks of the answers streaming through this worker, by session. */
+const checks = new Map<number, CitationStreamFilter>();
 /** Test hook (`SearchPool.holdNextTask`): the next request waits until this flag is set. */
 let hold: Int32Array | undefined;
 
 async function load(): Promise<EngineSummary> {
   const loaded = await loadEngine(await storeOpened, settings, await aidsLoaded);
   engine = loaded.engine;
+  versification = loaded.engine.versificationOf();
   collectGarbage();
   return {
     size: loaded.engine.size,
@@ -46,6 +55,14 @@ function collectGarbage(): void {
   (runInNewContext("gc") as () => void)();
 }
 
+/** An answer's check; its first request brings the passages and opens it. */
+function check(session: number, passages: PoolRequestPassages): CitationStreamFilter {
+  if (passages) checks.set(session, new CitationStreamFilter(new ShownVerses(passages), versification));
+  const filter = checks.get(session);
+  if (!filter) throw new Error(`search worker has no citation check ${session}`);
+  return filter;
+}
+
 function loaded(): SearchEngine {
   if (!engine) throw new Error("search worker has no engine loaded");
   return engine;
@@ -61,6 +78,16 @@ async function handle(request: PoolRequest): Promise<unknown> {
       return versesAt(loaded(), request.coordinates, (await aidsLoaded).crossReferences);
     case "hold":
       hold = new Int32Array(request.flag);
+      return null;
+    case "check-push":
+      return check(request.session, request.passages).push(request.delta);
+    case "check-finish": {
+      const filter = check(request.session, request.passages);
+      checks.delete(request.session);
+      return { tail: filter.flush(), citations: filter.citations };
+    }
+    case "check-close":
+      checks.delete(request.session);
       return null;
   }
 }
