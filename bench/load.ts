@@ -8,8 +8,8 @@
  *
  *   npx tsx bench/load.ts      (also the `load` section of `npm run bench`)
  *
- * Every scenario runs twice, SEARCH_WORKERS=0 (search on the event loop) and the default pool,
- * printed side by side with ratios.
+ * Every scenario runs twice, SEARCH_WORKERS=0 (search on the event loop) and the default pool
+ * (LOAD_BENCH_WORKERS=N for another size), printed side by side with ratios.
  *
  * Targets (2 cores): 0 errors at 200 streams, TTFT p95 <= 300 ms at 50, health p95 <= 20 ms,
  * peak RSS <= 600 MB.

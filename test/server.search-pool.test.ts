@@ -34,6 +34,13 @@ const QUESTIONS = [
   "xqzw",
 ];
 
+/** The first worker's next request blocks its thread until the returned flag is set. */
+async function holdFirstWorker(): Promise<SharedArrayBuffer> {
+  const flag = new SharedArrayBuffer(4);
+  await pooled.searchPool!.holdNextTask(0, flag);
+  return flag;
+}
+
 const ask = async (server: Server, message: string, history: unknown[] = []) =>
   (await postChat(server.url, { message, history, conversationId: "c1" })).text();
 
@@ -96,8 +103,7 @@ describe("search workers", () => {
 
   it("keep /api/health and /api/status answering while a worker's thread is blocked in a search", async () => {
     const pool = pooled.searchPool!;
-    const flag = new SharedArrayBuffer(4);
-    await pool.holdNextTask(0, flag);
+    const flag = await holdFirstWorker();
     const answer = ask(pooled, QUESTIONS[0]!);
     await until(() => pool.status().busy === 1);
 
@@ -115,8 +121,7 @@ describe("search workers", () => {
 
   it("replace a worker that dies, failing only its question with a Portuguese error event", async () => {
     const pool = pooled.searchPool!;
-    const flag = new SharedArrayBuffer(4);
-    await pool.holdNextTask(0, flag);
+    await holdFirstWorker();
     const answer = ask(pooled, QUESTIONS[1]!);
     await until(() => pool.status().busy === 1);
     const dying = pool.workers[0]!;
@@ -153,8 +158,7 @@ describe("a worker that dies while an answer streams", () => {
     let body = "";
     while (!body.includes("event: token")) body += (await reader.read()).value ?? "";
     // The answer's citation check runs in the worker with the fewest: the first, both idle.
-    const flag = new SharedArrayBuffer(4);
-    await pool.holdNextTask(0, flag);
+    await holdFirstWorker();
     await until(() => pool.status().busy === 1);
     await pool.workers[0]!.terminate();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) body += chunk.value;
