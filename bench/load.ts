@@ -8,6 +8,9 @@
  *
  *   npx tsx bench/load.ts      (also the `load` section of `npm run bench`)
  *
+ * Every scenario runs twice, SEARCH_WORKERS=0 (search on the event loop) and the default pool
+ * (LOAD_BENCH_WORKERS=N for another size), printed side by side with ratios.
+ *
  * Targets (2 cores): 0 errors at 200 streams, TTFT p95 <= 300 ms at 50, health p95 <= 20 ms,
  * peak RSS <= 600 MB.
  */
@@ -108,6 +111,42 @@ async function scenario(dataDir: string, env: Record<string, string>): Promise<R
   }
 }
 
+/** The figures compared before/after the search pool, as `[label, path into a scenario's figures]`. */
+const COMPARED: [string, string[]][] = [
+  ...LEVELS.flatMap((level): [string, string[]][] => [
+    [`${level} streams TTFT p50 ms`, [`${level} streams`, "ttftMs", "p50"]],
+    [`${level} streams TTFT p95 ms`, [`${level} streams`, "ttftMs", "p95"]],
+    [`${level} streams TTFT p99 ms`, [`${level} streams`, "ttftMs", "p99"]],
+    [`${level} streams errors`, [`${level} streams`, "errors"]],
+    [`${level} streams health p95 ms`, [`${level} streams`, "healthMs", "p95"]],
+    [`${level} streams health max ms`, [`${level} streams`, "healthMs", "max"]],
+  ]),
+  ["idle RSS MB", ["idleRssMb"]],
+  ["peak RSS MB", ["peakRssMb"]],
+];
+
+function at(figures: Record<string, unknown>, keys: string[]): number {
+  let value: unknown = figures;
+  for (const key of keys) value = (value as Record<string, unknown> | undefined)?.[key];
+  return typeof value === "number" ? value : Number.NaN;
+}
+
+/** One line per figure: in-process (SEARCH_WORKERS=0), with the pool (the default), after / before. */
+function compare(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, string> {
+  const rows: Record<string, string> = {};
+  for (const [label, keys] of COMPARED) {
+    const [b, a] = [at(before, keys), at(after, keys)];
+    const ratio = b > 0 ? `${(a / b).toFixed(2)}×` : "—";
+    rows[label] = `${b} → ${a} (${ratio})`;
+  }
+  return rows;
+}
+
+/**
+ * Each provider twice in one run: search on the event loop (SEARCH_WORKERS=0, as before the
+ * pool) and in the search workers (SEARCH_WORKERS unset: its default, or the value given to
+ * the bench in LOAD_BENCH_WORKERS), then the two side by side with ratios.
+ */
 export async function runLoadBench(): Promise<Record<string, unknown>> {
   const dataDir = path.join(tmpdir(), `pastor-load-bench-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -116,14 +155,23 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
   store.close();
   const fake = await startFakeLlmServer("openai");
   fake.script({ chunks: Array.from({ length: FAKE_TOKENS }, (_, i) => `palavra${i} `), delayMs: FAKE_DELAY_MS });
+  const pooled: Record<string, string> = process.env.LOAD_BENCH_WORKERS ? { SEARCH_WORKERS: process.env.LOAD_BENCH_WORKERS } : {};
+  const providers: [string, string, Record<string, string>][] = [
+    ["stub", "stub (15 ms between chunks)", { LLM_PROVIDER: "stub" }],
+  ];
+  if (process.env.LOAD_BENCH_ONLY !== "stub") {
+    providers.push([
+      "openaiFake",
+      `fake OpenAI-compatible server (${FAKE_TOKENS} tokens, ${FAKE_DELAY_MS} ms apart)`,
+      { LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini", OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: fake.apiKey },
+    ]);
+  }
   try {
-    const figures: Record<string, unknown> = { server: SERVER_ROOT };
-    figures.stub = { provider: "stub (15 ms between chunks)", ...(await scenario(dataDir, { LLM_PROVIDER: "stub" })) };
-    if (process.env.LOAD_BENCH_ONLY !== "stub") {
-      figures.openaiFake = {
-        provider: `fake OpenAI-compatible server (${FAKE_TOKENS} tokens, ${FAKE_DELAY_MS} ms apart)`,
-        ...(await scenario(dataDir, { LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini", OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: fake.apiKey })),
-      };
+    const figures: Record<string, unknown> = { server: SERVER_ROOT, searchWorkers: process.env.LOAD_BENCH_WORKERS ?? "default (availableParallelism - 1, 1..4)" };
+    for (const [name, provider, env] of providers) {
+      const before = await scenario(dataDir, { ...env, SEARCH_WORKERS: "0" });
+      const after = await scenario(dataDir, { ...env, ...pooled });
+      figures[name] = { provider, inProcess: before, pool: after, "in-process → pool (ratio)": compare(before, after) };
     }
     return figures;
   } finally {

@@ -72,6 +72,15 @@ export interface ChatInput {
 /** Errors that are not the provider's get one stable code and a plain message. */
 export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
 
+/** The search worker serving this answer stopped (it is replaced); safe to show. */
+export class SearchUnavailableError extends Error {
+  readonly code = "search_failed";
+  constructor(message = "A resposta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.") {
+    super(message);
+    this.name = "SearchUnavailableError";
+  }
+}
+
 /**
  * The citation check one answer streams through: a `StreamCitationCheck` in this thread
  * (`inThread`), or one that lives in a search worker (its calls then resolve later).
@@ -108,8 +117,9 @@ export interface GroundedPlan {
 
 /**
  * The events of one answer: the consulted sources, then the no-evidence reply or the model's
- * text with every citation checked, and the citations that survived. A provider failure is an
- * `error` event (its stable code); a client that went away ends the stream quietly.
+ * text with every citation checked, and the citations that survived. A provider failure, or a
+ * search worker lost mid-answer, is an `error` event (its stable code); a client that went away
+ * ends the stream quietly.
  */
 export async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
   const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: plan.sources };
@@ -133,7 +143,8 @@ export async function* streamGroundedAnswer(provider: LlmProvider, input: ChatIn
     yield { event: "done", data: { citations } };
   } catch (error) {
     if (input.signal.aborted) return;
-    yield { event: "error", data: isLlmError(error) ? { code: error.code, message: error.message } : INTERNAL_ERROR };
+    const shown = isLlmError(error) || error instanceof SearchUnavailableError;
+    yield { event: "error", data: shown ? { code: error.code, message: error.message } : INTERNAL_ERROR };
   } finally {
     check.close();
   }

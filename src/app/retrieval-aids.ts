@@ -1,5 +1,5 @@
 import { loadLexicon } from "../core/analysis/lexicon.js";
-import { loadCrossReferences } from "../core/bible/cross-references.js";
+import { loadCrossReferences, type CrossReferenceIndex } from "../core/bible/cross-references.js";
 import type { ScopeGateData } from "../core/scope/gate.js";
 import type { CrossLinks, QueryExpander } from "../core/search/engine.js";
 import { loadScopeResources } from "./scope.js";
@@ -9,6 +9,8 @@ export interface RetrievalAids {
   crossLinks?: CrossLinks;
   /** The out-of-scope gate's lexicons and classifier (resources/scope/). */
   scope?: ScopeGateData;
+  /** OpenBible.info links whole (with their end verses), for `/api/verses`. */
+  crossReferences?: CrossReferenceIndex;
 }
 
 /** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
@@ -31,6 +33,7 @@ export async function loadRetrievalAids(): Promise<RetrievalAids> {
   };
   return {
     expander,
+    crossReferences,
     scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
     crossLinks: {
       strongest: (book, chapter, verse, limit) =>

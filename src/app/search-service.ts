@@ -1,13 +1,16 @@
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { GENERATION_KEY, StoreError, type IndexStore, type SourceRecord, type StoreKind } from "../adapters/store/store.js";
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/search/engine.js";
 import type { IndexProgress, IndexSummary } from "./indexer.js";
 import type { IndexJob, WorkerMessage } from "./index-worker.js";
+import { localAnswerEngine, type AnswerEngine } from "./answer-engine.js";
 import { loadEngine } from "./load-engine.js";
+import type { PoolStatus, SearchPool } from "./search-pool.js";
 import type { RetrievalAids } from "./retrieval-aids.js";
 import { storeConfig } from "./runtime.js";
+import { startAppWorker } from "./start-worker.js";
 
 export interface ServiceStatus {
   sources: { file: string; sha256: string; verses: number; status: SourceRecord["status"] }[];
@@ -20,6 +23,8 @@ export interface ServiceStatus {
   lexicalReady: boolean;
   /** The store the index lives in; with a shared store (Chroma), whether it answers. */
   store: { kind: StoreKind; available: boolean; error: StoreProblem | null };
+  /** Where search runs: the worker pool (SEARCH_WORKERS ≥ 1), or this thread (size 0). */
+  searchWorkers: PoolStatus;
 }
 
 /** Why the shared store cannot be used right now (Portuguese, safe to show: no address). */
@@ -40,17 +45,8 @@ const STORE_MESSAGES: Record<StoreProblem["code"], string> = {
   store_failed: "O banco compartilhado do índice (ChromaDB) recusou uma operação. Este servidor tenta de novo a cada poucos segundos.",
 };
 
-/**
- * The index worker: the compiled module in production; from the TypeScript sources (tests,
- * `tsx`), a tiny bootstrap registers tsx inside the worker first, since Node 20 does not
- * carry `--import` loaders into workers.
- */
 function startIndexWorker(job: IndexJob): Worker {
-  const runningFromSources = import.meta.url.endsWith(".ts");
-  const url = new URL(runningFromSources ? "./index-worker.ts" : "./index-worker.js", import.meta.url);
-  if (!runningFromSources) return new Worker(url, { workerData: job, stderr: true });
-  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: job, stderr: true });
+  return startAppWorker("index-worker", { workerData: job, stderr: true });
 }
 
 export class ReindexConflictError extends Error {
@@ -66,7 +62,9 @@ export class ReindexConflictError extends Error {
  * search answers during indexing from what is already indexed.
  */
 export class SearchService {
+  /** The engine in this thread (SEARCH_WORKERS=0 only; the workers hold it otherwise). */
   private engineValue: SearchEngine | undefined;
+  private answersValue: AnswerEngine | undefined;
   private denseModel: string | null = null;
   private denseReason: string | null = "o índice ainda não foi carregado";
   private worker: Worker | undefined;
@@ -87,6 +85,8 @@ export class SearchService {
     private readonly settings: Settings,
     private readonly aids: RetrievalAids,
     private readonly logger?: ServiceLogger,
+    /** Search workers holding the engine; without them the engine lives in this thread. */
+    private readonly pool?: SearchPool,
   ) {
     // A shared store is polled: another replica's indexing (a new generation) is loaded, and a
     // store that went down is noticed and, once back, reloaded from.
@@ -101,8 +101,14 @@ export class SearchService {
     return this.problem;
   }
 
+  /** The engine in this thread; undefined with search workers (see `answers`). */
   get engine(): SearchEngine | undefined {
     return this.engineValue;
+  }
+
+  /** The loaded index as the chat and `/api/verses` use it, wherever it runs. */
+  get answers(): AnswerEngine | undefined {
+    return this.answersValue;
   }
 
   get indexing(): boolean {
@@ -130,11 +136,19 @@ export class SearchService {
       this.sources = await this.store.listSources();
       if ((await this.store.verseCount()) === 0) {
         this.engineValue = undefined;
+        this.answersValue = undefined;
         this.denseReason = "o índice está vazio";
+      } else if (this.pool) {
+        // Each worker builds its engine from the store and swaps it in.
+        const summary = await this.pool.load();
+        this.answersValue = this.pool.answerEngine(summary);
+        this.denseModel = summary.denseModel;
+        this.denseReason = summary.denseReason;
       } else {
         // Built whole, then swapped in: a failed read keeps the engine already serving.
         const loaded = await loadEngine(this.store, this.settings, this.aids);
         this.engineValue = loaded.engine;
+        this.answersValue = localAnswerEngine(loaded.engine, this.aids.crossReferences);
         this.denseModel = loaded.embedder?.id ?? null;
         this.denseReason = loaded.denseOffReason ?? null;
       }
@@ -264,6 +278,11 @@ export class SearchService {
     for (const listener of this.listeners) listener();
   }
 
+  /** The search workers' size and load (all zero when search runs in this thread). */
+  searchWorkers(): PoolStatus {
+    return this.pool?.status() ?? { size: 0, busy: 0, queued: 0, restarts: 0 };
+  }
+
   async status(): Promise<ServiceStatus> {
     let sources = this.sources;
     try {
@@ -274,14 +293,15 @@ export class SearchService {
     }
     return {
       sources: sources.map((s) => ({ file: s.file, sha256: s.sha256, verses: s.verseCount, status: s.status })),
-      versesIndexed: this.engineValue?.size ?? 0,
+      versesIndexed: this.answersValue?.size ?? 0,
       indexing: this.indexing,
       progress: this.progress,
       lastIndex: this.lastIndex,
       errors: this.errors,
-      dense: { enabled: this.engineValue?.denseAvailable ?? false, model: this.denseModel, reason: this.denseReason },
-      lexicalReady: this.engineValue !== undefined && this.engineValue.size > 0,
+      dense: { enabled: this.answersValue?.denseAvailable ?? false, model: this.denseModel, reason: this.denseReason },
+      lexicalReady: this.answersValue !== undefined && this.answersValue.size > 0,
       store: { kind: this.store.kind, available: this.problem === null, error: this.problem },
+      searchWorkers: this.searchWorkers(),
     };
   }
 
@@ -289,5 +309,6 @@ export class SearchService {
     clearInterval(this.poller);
     if (this.worker) await this.worker.terminate();
     this.worker = undefined;
+    await this.pool?.close();
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { MAX_CONTENT_CHARS } from "../core/documents/chunker.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
@@ -13,6 +14,14 @@ const booleanFlag = (fallback: boolean) =>
     .enum(["true", "false", "1", "0", "yes", "no", "sim", "nao", "não"])
     .default(fallback ? "true" : "false")
     .transform((value) => ["true", "1", "yes", "sim"].includes(value));
+
+/**
+ * SEARCH_WORKERS when unset: one core is left to the event loop (HTTP, SSE, the per-token
+ * citation check), the others search; at most 4, since each worker holds a whole engine.
+ */
+export function defaultSearchWorkers(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
 
 export const settingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -72,6 +81,8 @@ export const settingsSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
   IDLE_TIMEOUT_MS: positiveInt(180_000),
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(5000),
+  // Search and prompt building off the event loop: worker threads, 0 = in this thread.
+  SEARCH_WORKERS: z.coerce.number().int().min(0).max(64).default(defaultSearchWorkers()),
 }).superRefine((settings, context) => {
   if (settings.DB_CHUNK_OVERLAP >= settings.DB_CHUNK_WORDS) {
     context.addIssue({

@@ -14,7 +14,6 @@ import type { Settings } from "../config/settings.js";
 import type { LlmProvider } from "../core/chat/llm.js";
 import { bookByCode } from "../core/bible/books.js";
 import { expandReference, formatReference, parseReference, validateReference } from "../core/bible/references.js";
-import type { CrossReferenceIndex } from "../core/bible/cross-references.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { ConversationSources } from "./conversations.js";
 import { apiError } from "./errors.js";
@@ -32,7 +31,6 @@ export interface AppDependencies {
   service: SearchService;
   provider: LlmProvider;
   settings: Settings;
-  crossReferences?: CrossReferenceIndex;
   /** Document collections (lessons, PDFs, MySQL rows); none when absent. */
   collections?: CollectionService;
   logger: Logger;
@@ -76,8 +74,11 @@ export function createApp(deps: AppDependencies): Hono {
   const llmGate = new ConcurrencyGate(settings.LLM_MAX_CONCURRENT, settings.LLM_QUEUE_MAX, settings.LLM_QUEUE_TIMEOUT_MS);
   metrics.gauge("pastor_llm_in_flight", "Answers holding one of the LLM_MAX_CONCURRENT slots.", () => llmGate.inFlight);
   metrics.gauge("pastor_llm_queued", "Answers waiting for a slot.", () => llmGate.queued);
-  metrics.gauge("pastor_index_ready", "1 when a search index is loaded and the chat can answer.", () => (service.engine ? 1 : 0));
-  metrics.gauge("pastor_index_verses", "Verses in the loaded index.", () => service.engine?.size ?? 0);
+  metrics.gauge("pastor_index_ready", "1 when a search index is loaded and the chat can answer.", () => (service.answers ? 1 : 0));
+  metrics.gauge("pastor_index_verses", "Verses in the loaded index.", () => service.answers?.size ?? 0);
+  metrics.gauge("pastor_search_workers", "Search worker threads (0: search runs on the event loop).", () => service.searchWorkers().size);
+  metrics.gauge("pastor_search_workers_busy", "Search workers running a request.", () => service.searchWorkers().busy);
+  metrics.gauge("pastor_search_queued", "Requests waiting for a search worker.", () => service.searchWorkers().queued);
   metrics.gauge("pastor_indexing", "1 while a reindex runs.", () => (service.indexing ? 1 : 0));
   metrics.gauge("pastor_store_unavailable", "1 while the shared store (Chroma) is unreachable.", () => (service.storeProblem ? 1 : 0));
   const app = new Hono();
@@ -247,7 +248,7 @@ export function createApp(deps: AppDependencies): Hono {
         log(c).warn("chat refused: store unavailable", { code: storeProblem.code });
         return streamSSE(c, (stream) => stream.writeSSE({ event: "error", data: JSON.stringify({ code: storeProblem.code, message: storeProblem.message }) }));
       }
-      const engine = service.engine;
+      const engine = service.answers;
       if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
       events = answerQuestion({ engine, provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW }, input);
     } else {
@@ -309,43 +310,41 @@ export function createApp(deps: AppDependencies): Hono {
     });
   });
 
-  app.get("/api/verses", (c) => {
+  app.get("/api/verses", async (c) => {
     const ref = c.req.query("ref")?.trim();
     if (!ref) return apiError(c, 400, "missing_ref", "Informe a referência em ?ref=, por exemplo ?ref=Jo 3:16-18.");
     const parsed = parseReference(ref);
     if (!parsed.ok) return apiError(c, 400, "invalid_reference", parsed.message);
-    const engine = service.engine;
+    const engine = service.answers;
     if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
-    const versification = engine.versificationOf();
-    const verses = [];
+    const versification = engine.versification;
+    const coordinates = [];
     for (const reference of parsed.references) {
       const validity = validateReference(reference, versification);
       if (!validity.ok) return apiError(c, 404, "reference_not_found", validity.message);
-      for (const coordinate of expandReference(reference, versification)) {
-        if (verses.length >= MAX_VERSES_PER_REQUEST) break;
-        const verse = engine.verseAt(coordinate.book, coordinate.chapter, coordinate.verse);
-        if (!verse) continue;
-        verses.push({
-          ref: `${verse.book} ${verse.chapter}:${verse.verse}`,
-          reference: formatReference({ book: verse.book, chapterStart: verse.chapter, verseStart: verse.verse, chapterEnd: verse.chapter, verseEnd: verse.verseEnd }),
-          book: bookByCode(verse.book)?.name ?? verse.bookName,
-          bookCode: verse.book,
-          chapter: verse.chapter,
-          verse: verse.verse,
-          text: verse.text,
-          crossReferences: (deps.crossReferences?.strongest(verse.book, verse.chapter, verse.verse, 5) ?? []).map((link) => ({
-            reference: formatReference({
-              book: link.book,
-              chapterStart: link.chapter,
-              verseStart: link.verse,
-              chapterEnd: link.endChapter,
-              verseEnd: link.endVerse,
-            }),
-            votes: link.votes,
-          })),
-        });
-      }
+      coordinates.push(...expandReference(reference, versification));
     }
+    // Looked up in one request (a worker holds the verses when SEARCH_WORKERS ≥ 1).
+    const found = (await engine.versesAt(coordinates)).filter((verse) => verse !== undefined).slice(0, MAX_VERSES_PER_REQUEST);
+    const verses = found.map((verse) => ({
+      ref: `${verse.book} ${verse.chapter}:${verse.verse}`,
+      reference: formatReference({ book: verse.book, chapterStart: verse.chapter, verseStart: verse.verse, chapterEnd: verse.chapter, verseEnd: verse.verseEnd }),
+      book: bookByCode(verse.book)?.name ?? verse.bookName,
+      bookCode: verse.book,
+      chapter: verse.chapter,
+      verse: verse.verse,
+      text: verse.text,
+      crossReferences: verse.links.map((link) => ({
+        reference: formatReference({
+          book: link.book,
+          chapterStart: link.chapter,
+          verseStart: link.verse,
+          chapterEnd: link.endChapter,
+          verseEnd: link.endVerse,
+        }),
+        votes: link.votes,
+      })),
+    }));
     return c.json({
       reference: parsed.references.map(formatReference).join("; "),
       verses,

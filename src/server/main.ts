@@ -7,10 +7,10 @@ import { createProvider, providerConfigFromEnv } from "../adapters/llm/providers
 import { loadRetrievalAids } from "../app/retrieval-aids.js";
 import { StoreError } from "../adapters/store/store.js";
 import { openStore } from "../app/runtime.js";
+import { SearchPool } from "../app/search-pool.js";
 import { SearchService } from "../app/search-service.js";
 import { CollectionService } from "../app/collections/service.js";
 import type { Settings } from "../config/settings.js";
-import { loadCrossReferences } from "../core/bible/cross-references.js";
 import { findProjectRoot } from "../project-root.js";
 import { createApp } from "./app.js";
 import { createJsonLogger, type Logger } from "./logger.js";
@@ -36,6 +36,8 @@ export interface RunningServer {
   port: number;
   service: SearchService;
   collections: CollectionService;
+  /** The search workers (SEARCH_WORKERS ≥ 1); closed with the server. */
+  searchPool: SearchPool | undefined;
   close(): Promise<void>;
 }
 
@@ -48,13 +50,20 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const logger = options.logger ?? createJsonLogger();
   const provider = createProvider(providerConfigFromEnv(options.env ?? process.env));
   const store = await openStore(settings);
-  const [aids, crossReferences] = await Promise.all([loadRetrievalAids(), loadCrossReferences()]);
-  const service = new SearchService(store, settings, aids, logger);
-  await service.reload();
+  // With search workers the engine and its aids (lexicon, scope gate) live only in them.
+  const pool = settings.SEARCH_WORKERS > 0 ? new SearchPool(settings, settings.SEARCH_WORKERS, logger) : undefined;
+  const aids = pool ? {} : await loadRetrievalAids();
+  const service = new SearchService(store, settings, aids, logger, pool);
+  try {
+    await service.reload();
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
   const collections = new CollectionService(settings, logger);
   await collections.open();
 
-  const app = createApp({ service, provider, settings, crossReferences, collections, logger });
+  const app = createApp({ service, provider, settings, collections, logger });
   const webDist = path.join(findProjectRoot(), "web", "dist");
   if (existsSync(webDist)) {
     app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
@@ -77,7 +86,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   server.setTimeout(settings.IDLE_TIMEOUT_MS);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : settings.PORT;
-  logger.info("listening", { port, provider: provider.id, model: provider.model, store: store.kind, verses: service.engine?.size ?? 0 });
+  logger.info("listening", { port, provider: provider.id, model: provider.model, store: store.kind, verses: service.answers?.size ?? 0, searchWorkers: settings.SEARCH_WORKERS });
 
   if (settings.AUTO_INDEX) {
     // Collections first: they are small next to the Bible, and a failing source only logs.
@@ -97,6 +106,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
     port,
     service,
     collections,
+    searchPool: pool,
     async close() {
       await service.close();
       await collections.close();

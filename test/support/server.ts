@@ -5,7 +5,6 @@ import { SearchService } from "../../src/app/search-service.js";
 import { CollectionService } from "../../src/app/collections/service.js";
 import { readSettings, type Settings } from "../../src/config/settings.js";
 import type { GenerateRequest, LlmProvider } from "../../src/core/chat/llm.js";
-import { loadCrossReferences } from "../../src/core/bible/cross-references.js";
 import { openStore } from "../../src/app/runtime.js";
 import { createApp } from "../../src/server/app.js";
 import { silentLogger } from "../../src/server/logger.js";
@@ -67,7 +66,7 @@ export async function startTestServer(dataDir: string, provider: LlmProvider, en
   await service.reload();
   const collections = new CollectionService(settings);
   await collections.open();
-  const app = createApp({ service, provider, settings, crossReferences: await loadCrossReferences(), collections, logger: silentLogger });
+  const app = createApp({ service, provider, settings, collections, logger: silentLogger });
   const server: ServerType = await new Promise((resolve) => {
     const instance = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(instance));
   });

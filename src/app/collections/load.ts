@@ -69,14 +69,16 @@ export async function loadCollection(
     }
   }
   const useDense = matrix !== undefined && dense.embedder !== undefined;
-  const { lexicons, model } = await loadScopeResources();
+  // The gate's data (≈ 60 MB) only for a collection with something to search: with search
+  // workers, the Bible's copy lives in them, and an empty collection would load one here for nothing.
+  const scope = chunks.length > 0 ? await loadScopeResources() : undefined;
   const search = new DocumentSearch(
     name,
     chunks,
     useDense ? matrix : undefined,
     {
       ...(useDense ? { embedder: dense.embedder } : reason === undefined ? {} : { denseUnavailableReason: reason }),
-      scope: { lexicons, model },
+      ...(scope ? { scope: { lexicons: scope.lexicons, model: scope.model } } : {}),
     },
     documentSearchSettings(settings),
   );

@@ -1,0 +1,260 @@
+import type { Worker } from "node:worker_threads";
+import { StoreError, type StoreErrorCode } from "../adapters/store/store.js";
+import type { Settings } from "../config/settings.js";
+import type { Versification } from "../core/bible/references.js";
+import type { ChatTurn } from "../core/chat/llm.js";
+import type { Passage } from "../core/grounding/passages.js";
+import type { AnswerEngine, CitationCheck, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
+import { SearchUnavailableError } from "./grounded-answer.js";
+import { startAppWorker } from "./start-worker.js";
+
+/** What a worker reports after loading the engine (the same in every worker). */
+export interface EngineSummary {
+  size: number;
+  denseAvailable: boolean;
+  denseModel: string | null;
+  denseReason: string | null;
+  versification: Versification;
+}
+
+export type PoolRequest = { id: number } & (
+  | { type: "load" }
+  | { type: "prepare"; question: string; history: readonly ChatTurn[]; options: PrepareOptions }
+  | { type: "verses"; coordinates: readonly VerseCoordinate[] }
+  | { type: "hold"; flag: SharedArrayBuffer }
+  // The first push (or the finish of an answer without deltas) opens the check with its passages.
+  | { type: "check-push"; session: number; delta: string; passages?: readonly Passage[] }
+  | { type: "check-finish"; session: number; passages?: readonly Passage[] }
+  | { type: "check-close"; session: number }
+);
+
+type RequestBody = PoolRequest extends infer R ? (R extends PoolRequest ? Omit<R, "id"> : never) : never;
+
+export type PoolReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { message: string; storeCode: StoreErrorCode | undefined } };
+
+interface Task {
+  body: RequestBody;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** The task this worker is running (one at a time). */
+  current: Task | undefined;
+  /** Tasks for this worker only (its engine loads), before the shared queue. */
+  pinned: Task[];
+  /** False until the first engine load of a replacement is sent, so it takes no question before. */
+  ready: boolean;
+  exited: boolean;
+  /** Citation checks of answers streaming through this worker. */
+  checks: number;
+  /** Whether the last task came from the shared queue. */
+  tookShared: boolean;
+}
+
+export interface PoolStatus {
+  size: number;
+  busy: number;
+  queued: number;
+  restarts: number;
+}
+
+export interface PoolLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * The search workers (SEARCH_WORKERS ≥ 1): each holds its own read-only engine, built from
+ * the store, and runs retrieval, the out-of-scope gate and prompt building off the event
+ * loop. Questions wait in one FIFO queue and go to the first idle worker. A worker that
+ * dies fails only the question it was running (`SearchUnavailableError`, Portuguese) and is
+ * replaced by one that loads the current index before taking questions.
+ */
+export class SearchPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private nextSession = 1;
+  private restartCount = 0;
+  private closed = false;
+  /** Set after the first load: a replacement worker loads the engine before it serves. */
+  private hasEngine = false;
+
+  constructor(
+    private readonly settings: Settings,
+    readonly size: number,
+    private readonly logger?: PoolLogger,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = startAppWorker("search-worker", { workerData: { settings: this.settings } });
+    const slot: Slot = { worker, current: undefined, pinned: [], ready: true, exited: false, checks: 0, tookShared: false };
+    worker.on("message", (reply: PoolReply) => this.settle(slot, reply));
+    worker.on("error", (error) => this.logger?.warn("search worker error", { message: error.message }));
+    worker.on("exit", (code) => this.exited(slot, code));
+    return slot;
+  }
+
+  private exited(slot: Slot, code: number): void {
+    slot.exited = true;
+    const index = this.slots.indexOf(slot);
+    const lost = [...(slot.current ? [slot.current] : []), ...slot.pinned];
+    slot.current = undefined;
+    slot.pinned = [];
+    for (const task of lost) task.reject(task.body.type === "load" ? new Error(`search worker exited with code ${code}`) : new SearchUnavailableError());
+    if (this.closed || index < 0) return;
+    this.logger?.warn("search worker exited; starting another", { code });
+    this.restartCount += 1;
+    const replacement = this.spawn();
+    this.slots[index] = replacement;
+    if (this.hasEngine) {
+      replacement.ready = false;
+      this.pin(replacement, { type: "load" }).then(
+        () => {
+          replacement.ready = true;
+          this.drain();
+        },
+        (error: unknown) => this.logger?.warn("search worker failed to load the index", { message: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+  }
+
+  private settle(slot: Slot, reply: PoolReply): void {
+    const task = slot.current;
+    slot.current = undefined;
+    if (task) {
+      if (reply.ok) task.resolve(reply.value);
+      else task.reject(reply.error.storeCode ? new StoreError(reply.error.storeCode, reply.error.message) : new Error(reply.error.message));
+    }
+    this.drain();
+  }
+
+  private run<T>(body: RequestBody, signal?: AbortSignal): Promise<T> {
+    if (this.closed) return Promise.reject(new SearchUnavailableError("O servidor está sendo encerrado."));
+    return new Promise<T>((resolve, reject) => {
+      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject };
+      this.queue.push(task);
+      // A client gone before its question reached a worker: it leaves the queue.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const at = this.queue.indexOf(task);
+          if (at >= 0) {
+            this.queue.splice(at, 1);
+            reject(new SearchUnavailableError("A pergunta foi cancelada."));
+          }
+        },
+        { once: true },
+      );
+      this.drain();
+    });
+  }
+
+  private pin<T>(slot: Slot, body: RequestBody): Promise<T> {
+    if (slot.exited) return Promise.reject(new SearchUnavailableError());
+    return new Promise<T>((resolve, reject) => {
+      slot.pinned.push({ body, resolve: resolve as (value: unknown) => void, reject });
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    for (const slot of this.slots) {
+      if (slot.current || slot.exited) continue;
+      // Turn about between the shared queue (new questions) and this worker's own (engine
+      // loads, citation deltas), so that neither starves the other under load.
+      const shared = slot.ready && this.queue.length > 0 && (slot.pinned.length === 0 || !slot.tookShared);
+      const task = shared ? this.queue.shift() : slot.pinned.shift();
+      if (!task) continue;
+      slot.tookShared = shared;
+      slot.current = task;
+      slot.worker.postMessage({ ...task.body, id: this.nextId++ } satisfies PoolRequest);
+    }
+  }
+
+  /** Every worker builds the engine from the store and swaps it in; the summary of the first. */
+  async load(): Promise<EngineSummary> {
+    const summaries = await Promise.all(this.slots.map((slot) => this.pin<EngineSummary>(slot, { type: "load" })));
+    this.hasEngine = true;
+    for (const slot of this.slots) slot.ready = true;
+    return summaries[0]!;
+  }
+
+  /** The engine the workers hold, as the chat and `/api/verses` use it. */
+  answerEngine(summary: EngineSummary): AnswerEngine {
+    return {
+      size: summary.size,
+      denseAvailable: summary.denseAvailable,
+      versification: summary.versification,
+      prepare: (question, history, options, signal) => this.run<PreparedAnswer>({ type: "prepare", question, history, options }, signal),
+      versesAt: (coordinates) => this.run<(VerseRecord | undefined)[]>({ type: "verses", coordinates }),
+      checkCitations: (passages) => this.citationCheck(passages),
+    };
+  }
+
+  /**
+   * An answer's citation check in the worker with the fewest: its deltas go to that worker in
+   * order, ahead of questions waiting for a search (a streaming answer is not held up by them).
+   */
+  private citationCheck(passages: readonly Passage[]): CitationCheck {
+    const slot = this.slots.filter((s) => !s.exited).reduce((a, b) => (b.checks < a.checks ? b : a));
+    const session = this.nextSession++;
+    slot.checks += 1;
+    let open = true;
+    const end = () => {
+      if (!open) return;
+      open = false;
+      slot.checks -= 1;
+    };
+    let unsent: readonly Passage[] | undefined = passages;
+    const opening = () => {
+      const first = unsent;
+      unsent = undefined;
+      return first ? { passages: first } : {};
+    };
+    return {
+      push: (delta) => this.pin<string>(slot, { type: "check-push", session, delta, ...opening() }),
+      finish: async () => {
+        const result = await this.pin<{ tail: string; citations: string[] }>(slot, { type: "check-finish", session, ...opening() });
+        end();
+        return result;
+      },
+      close: () => {
+        if (!open) return;
+        end();
+        if (!slot.exited && unsent === undefined) this.pin(slot, { type: "check-close", session }).catch(() => undefined);
+      },
+    };
+  }
+
+  status(): PoolStatus {
+    return { size: this.size, busy: this.slots.filter((slot) => slot.current).length, queued: this.queue.length, restarts: this.restartCount };
+  }
+
+  /** The worker threads, for tests that stop one as a crash would. */
+  get workers(): readonly Worker[] {
+    return this.slots.map((slot) => slot.worker);
+  }
+
+  /**
+   * Test hook: the next request the idle workers' queue hands `slotIndex` blocks that worker's
+   * thread until `flag[0]` is set to non-zero (as a long search would), so a test can observe
+   * the server while a worker is busy, without timing.
+   */
+  async holdNextTask(slotIndex: number, flag: SharedArrayBuffer): Promise<void> {
+    await this.pin(this.slots[slotIndex]!, { type: "hold", flag });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = this.queue.splice(0);
+    for (const task of pending) task.reject(new SearchUnavailableError("O servidor está sendo encerrado."));
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+}

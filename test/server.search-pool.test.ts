@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSettings } from "../src/config/settings.js";
+import { silentLogger } from "../src/server/logger.js";
+import { startServer, type RunningServer } from "../src/server/main.js";
+import { realBibleIndex } from "./support/bible-index.js";
+import { parseSse, postChat } from "./support/server.js";
+import { storeEnvFor } from "./support/store.js";
+import { makeUsfx, tempDir, writeFile } from "./support/usfx.js";
+
+/**
+ * Search off the event loop (SEARCH_WORKERS): the real server (`startServer`) with its search
+ * workers against the same server with search in process, on the real Bible index, with the
+ * deterministic stub provider.
+ */
+type Server = RunningServer & { url: string };
+
+async function start(dataDir: string, env: Record<string, string>): Promise<Server> {
+  const settings = readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", PORT: "0", RATE_LIMIT: "false", ...storeEnvFor(dataDir), ...env });
+  const server = await startServer(settings, { env: { LLM_PROVIDER: "stub" }, logger: silentLogger });
+  return { ...server, url: `http://127.0.0.1:${server.port}` };
+}
+
+/** Waits (polling, no deadline of its own: the test's timeout bounds it) until `check` holds. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+const QUESTIONS = [
+  "estou com medo do futuro",
+  "o que Jesus disse sobre amar os inimigos?",
+  "João 3:16",
+  "como posso perdoar quem me feriu?",
+  "qual a melhor receita de bolo de cenoura?",
+  "xqzw",
+];
+
+/** The first worker's next request blocks its thread until the returned flag is set. */
+async function holdFirstWorker(): Promise<SharedArrayBuffer> {
+  const flag = new SharedArrayBuffer(4);
+  await pooled.searchPool!.holdNextTask(0, flag);
+  return flag;
+}
+
+const ask = async (server: Server, message: string, history: unknown[] = []) =>
+  (await postChat(server.url, { message, history, conversationId: "c1" })).text();
+
+let inProcess: Server;
+let pooled: Server;
+const previousHost = process.env.HOST;
+beforeAll(async () => {
+  process.env.HOST = "127.0.0.1";
+  const { dataDir } = await realBibleIndex();
+  [inProcess, pooled] = await Promise.all([start(dataDir, { SEARCH_WORKERS: "0" }), start(dataDir, { SEARCH_WORKERS: "2" })]);
+}, 180_000);
+afterAll(async () => {
+  await inProcess?.close();
+  await pooled?.close();
+  if (previousHost === undefined) delete process.env.HOST;
+  else process.env.HOST = previousHost;
+});
+
+describe("search workers", () => {
+  it("answer byte for byte as search in process: sources, refusals, tokens, citations, history", async () => {
+    expect(inProcess.searchPool).toBeUndefined();
+    expect(pooled.searchPool?.size).toBe(2);
+    const history = [
+      { role: "user", content: "quem foi Moisés?" },
+      { role: "assistant", content: "Moisés conduziu o povo (Êxodo 3:10)." },
+    ];
+    // All at once, so that both workers take questions.
+    const [expected, actual] = await Promise.all([
+      Promise.all([...QUESTIONS.map((q) => ask(inProcess, q)), ask(inProcess, QUESTIONS[1]!, history)]),
+      Promise.all([...QUESTIONS.map((q) => ask(pooled, q)), ask(pooled, QUESTIONS[1]!, history)]),
+    ]);
+    expect(actual).toEqual(expected);
+    // The set covers answers with sources and an out-of-scope refusal.
+    const done = expected.map((body) => parseSse(body).at(-1)!);
+    expect(done.every((event) => event.event === "done")).toBe(true);
+    const refusals = done.map((event) => (event.data as { refusal?: string }).refusal);
+    expect(refusals).toContain(undefined);
+    expect(refusals).toContain("out_of_scope");
+
+    for (const ref of ["Jo 3:16-18", "Sl 23", "Jo 30:1"]) {
+      const [a, b] = await Promise.all([inProcess, pooled].map(async (s) => {
+        const response = await fetch(`${s.url}/api/verses?ref=${encodeURIComponent(ref)}`, { headers: { "X-Request-Id": "pedido-1" } });
+        return `${response.status} ${await response.text()}`;
+      }));
+      expect(b).toBe(a);
+    }
+  }, 120_000);
+
+  it("show in /api/status and /api/metrics", async () => {
+    const status = (await (await fetch(`${pooled.url}/api/status`)).json()) as { searchWorkers: unknown; versesIndexed: number; dense: { enabled: boolean } };
+    expect(status.searchWorkers).toEqual({ size: 2, busy: 0, queued: 0, restarts: 0 });
+    expect(status.versesIndexed).toBe(31_102);
+    expect(status.dense.enabled).toBe(true);
+    const local = (await (await fetch(`${inProcess.url}/api/status`)).json()) as { searchWorkers: unknown };
+    expect(local.searchWorkers).toEqual({ size: 0, busy: 0, queued: 0, restarts: 0 });
+    const metrics = await (await fetch(`${pooled.url}/api/metrics`)).text();
+    expect(metrics).toContain("pastor_search_workers 2");
+    expect(metrics).toContain("pastor_search_workers_busy 0");
+  });
+
+  it("keep /api/health and /api/status answering while a worker's thread is blocked in a search", async () => {
+    const pool = pooled.searchPool!;
+    const flag = await holdFirstWorker();
+    const answer = ask(pooled, QUESTIONS[0]!);
+    await until(() => pool.status().busy === 1);
+
+    const health = await fetch(`${pooled.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const status = (await (await fetch(`${pooled.url}/api/status`)).json()) as { searchWorkers: { busy: number } };
+    expect(status.searchWorkers.busy).toBe(1);
+    // The search is still held: health answered before it, not after.
+    expect(pool.status().busy).toBe(1);
+
+    Atomics.store(new Int32Array(flag), 0, 1);
+    expect(await answer).toBe(await ask(inProcess, QUESTIONS[0]!));
+  }, 60_000);
+
+  it("replace a worker that dies, failing only its question with a Portuguese error event", async () => {
+    const pool = pooled.searchPool!;
+    await holdFirstWorker();
+    const answer = ask(pooled, QUESTIONS[1]!);
+    await until(() => pool.status().busy === 1);
+    const dying = pool.workers[0]!;
+    await dying.terminate();
+
+    const events = parseSse(await answer);
+    expect(events).toEqual([
+      {
+        event: "error",
+        data: {
+          code: "search_failed",
+          message: "A resposta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo.",
+        },
+      },
+    ]);
+    expect(pool.status().restarts).toBe(1);
+    expect(pool.workers[0]).not.toBe(dying);
+
+    // The replacement loads the index before it takes questions; answers stay identical.
+    const expected = await Promise.all(QUESTIONS.slice(0, 3).map((q) => ask(inProcess, q)));
+    const afterCrash = await Promise.all(QUESTIONS.slice(0, 3).map((q) => ask(pooled, q)));
+    expect(afterCrash).toEqual(expected);
+    const metrics = await (await fetch(`${pooled.url}/api/metrics`)).text();
+    expect(metrics).toContain('pastor_llm_errors_total{code="search_failed"} 1');
+  }, 120_000);
+});
+
+describe("a worker that dies while an answer streams", () => {
+  it("ends that answer with the Portuguese error event after the tokens already sent, and is replaced", async () => {
+    const pool = pooled.searchPool!;
+    const restarts = pool.status().restarts;
+    const response = await postChat(pooled.url, { message: QUESTIONS[0], conversationId: "c2" });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let body = "";
+    while (!body.includes("event: token")) body += (await reader.read()).value ?? "";
+    // The answer's citation check runs in the worker with the fewest: the first, both idle.
+    await holdFirstWorker();
+    await until(() => pool.status().busy === 1);
+    await pool.workers[0]!.terminate();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) body += chunk.value;
+
+    const events = parseSse(body);
+    expect(events[0]!.event).toBe("sources");
+    expect(events.filter((e) => e.event === "token").length).toBeGreaterThan(0);
+    expect(events.some((e) => e.event === "done")).toBe(false);
+    expect(events.at(-1)).toEqual({
+      event: "error",
+      data: { code: "search_failed", message: "A resposta foi interrompida porque um processo de busca parou; ele já foi reiniciado. Tente de novo." },
+    });
+    expect(pool.status().restarts).toBe(restarts + 1);
+    expect(await ask(pooled, QUESTIONS[2]!)).toBe(await ask(inProcess, QUESTIONS[2]!));
+  }, 120_000);
+});
+
+describe("search workers and the index's life", () => {
+  it("load the new engine after a reindex, and stop with the server", async () => {
+    const corpusDir = tempDir("pastor-pool-corpus-");
+    const john = { name: "João", chapters: [["No princípio era o Verbo, e o Verbo estava com Deus.", "Ele estava no princípio com Deus."]] };
+    writeFile(corpusDir, "por-blivre.usfx.xml", makeUsfx({ JHN: john }));
+    const server = await start(tempDir("pastor-pool-data-"), { SEARCH_WORKERS: "1", CORPUS_DIR: corpusDir, EMBEDDING_MODEL: "none" });
+    let exited = 0;
+    try {
+      const verses = async (ref: string) => {
+        const response = await fetch(`${server.url}/api/verses?ref=${encodeURIComponent(ref)}`);
+        return { status: response.status, body: (await response.json()) as { verses?: { text: string }[] } };
+      };
+      expect((await postChat(server.url, { message: "Verbo" })).status).toBe(503);
+
+      await server.service.startIndexing();
+      expect((await server.service.status()).versesIndexed).toBe(2);
+      expect((await verses("Jo 1:2")).body.verses?.[0]?.text).toBe("Ele estava no princípio com Deus.");
+      expect((await verses("Rm 1:1")).status).toBe(404);
+
+      const romans = { name: "Romanos", chapters: [["Paulo, servo de Jesus Cristo, chamado para apóstolo."]] };
+      writeFile(corpusDir, "por-blivre.usfx.xml", makeUsfx({ JHN: john, ROM: romans }));
+      await server.service.startIndexing();
+      // Counted, looked up and searched by the worker's new engine.
+      expect((await server.service.status()).versesIndexed).toBe(3);
+      expect((await verses("Rm 1:1")).body.verses?.[0]?.text).toBe("Paulo, servo de Jesus Cristo, chamado para apóstolo.");
+      const sources = parseSse(await (await postChat(server.url, { message: "Paulo servo apóstolo" })).text())[0]!;
+      expect((sources.data as { sources: { reference: string }[] }).sources.map((s) => s.reference)).toContain("Romanos 1:1");
+
+      for (const worker of server.searchPool!.workers) worker.once("exit", () => (exited += 1));
+    } finally {
+      await server.close();
+    }
+    expect(exited).toBe(1);
+    expect(server.searchPool!.status().restarts).toBe(0);
+  }, 120_000);
+});
