@@ -7,12 +7,12 @@ import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/ga
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { DENSE, LEXICAL, applyKeywordOnlyQuota } from "./fusion.js";
 import { wordBigrams } from "./phrases.js";
-import { frameWordsOf, withoutFrameWords } from "./query-frame.js";
+import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { VectorIndex } from "./vector-index.js";
 
 export type SearchMode = "hybrid" | "lexical" | "dense";
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
 export interface EngineVerse {
@@ -108,6 +108,25 @@ export interface SearchSettings {
   neighbourWeight: number;
   /** Verses taken on each side of a seed (same book). */
   neighbourSpan: number;
+  /**
+   * Topical questions ("o que a Bíblia diz sobre X?", "versículos sobre X", "X na Bíblia"; see
+   * query-frame.ts) are searched as a theme: X alone, plus a list of the verses about X that
+   * readers link to most. Weight of that list in the fusion (0 turns the lever off).
+   */
+  themeWeight: number;
+  /** The same list for questions without a topical frame (0: only framed questions get it). */
+  unframedThemeWeight: number;
+  /** The same list for first-person feelings and situations ("estou com medo do futuro"; query-frame.ts). */
+  situationThemeWeight: number;
+  /** How many BM25 hits of the theme (own words and expansions) the list is drawn from. */
+  themeDepth: number;
+  /** How strongly BM25 counts in the list's order against reader votes (score^exponent × votes prior). */
+  themeLexicalExponent: number;
+  /** The reader prior on fused scores for framed themes (the quotation prior stays priorWeight). */
+  themePriorWeight: number;
+  /** How many of the theme list's first verses bring in the verses readers link them to, and that list's weight. */
+  themeLinkSeeds: number;
+  themeLinkWeight: number;
 }
 
 /**
@@ -140,6 +159,14 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   neighbourSeeds: 5,
   neighbourWeight: 0.2,
   neighbourSpan: 2,
+  themeWeight: 2,
+  unframedThemeWeight: 0,
+  situationThemeWeight: 0.75,
+  themeDepth: 200,
+  themeLexicalExponent: 0.5,
+  themePriorWeight: 0.5,
+  themeLinkSeeds: 3,
+  themeLinkWeight: 0.5,
 };
 
 export interface QueryExpander {
@@ -425,8 +452,11 @@ export class SearchEngine {
     return scores;
   }
 
-  private async rank(query: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
+  private async rank(asked: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
     const depth = k * this.settings.candidateMultiplier;
+    const theme = this.settings.themeWeight > 0 ? themeOf(asked) : undefined;
+    // A framed theme is searched by itself: the frame ("o que a Bíblia diz sobre") names no content.
+    const query = theme ?? asked;
     const lexicalScores = mode === "dense" ? new Map() : this.lexicalHits(query, depth);
     const prior = this.prior;
     const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
@@ -455,14 +485,27 @@ export class SearchEngine {
     // More lists built from the first fused hits: the verses readers link them to, and the
     // verses around them (a story or an argument runs over several verses).
     const seeds = (count: number) => fused.slice(0, count).map((item) => item.item.doc);
-    const linked = this.crossReferenceCandidates(seeds(this.settings.crossrefSeeds));
+    const themeWeight =
+      theme !== undefined
+        ? this.settings.themeWeight
+        : isSituation(asked) && this.settings.situationThemeWeight > 0
+          ? this.settings.situationThemeWeight
+          : this.settings.unframedThemeWeight;
+    const themed = themeWeight > 0 ? this.themeCandidates(query, depth) : [];
+    // A theme's first verses also bring in the verses readers link them to ("ansiedade":
+    // 1 Peter 5:7 → Philippians 4:6, which says "ansiosos").
+    const themeSeeds = themeWeight > 0 ? themed.slice(0, this.settings.themeLinkSeeds).map((item) => item.doc) : [];
+    const linked = this.crossReferenceCandidates([...new Set([...seeds(this.settings.crossrefSeeds), ...themeSeeds])]);
     const neighbours = this.neighbourCandidates(seeds(this.settings.neighbourSeeds));
-    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: this.settings.crossrefWeight });
+    const linkWeight = themeSeeds.length > 0 ? Math.max(this.settings.crossrefWeight, this.settings.themeLinkWeight) : this.settings.crossrefWeight;
+    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: linkWeight });
     if (neighbours.length > 0) lists.push({ name: "context", items: neighbours, weight: this.settings.neighbourWeight });
+    if (themed.length > 0) lists.push({ name: "theme", items: themed, weight: themeWeight });
     if (lists.length > 2) fused = fuse();
-    if (prior && this.settings.priorWeight > 0) {
+    const priorWeight = theme !== undefined ? this.settings.themePriorWeight : this.settings.priorWeight;
+    if (prior && priorWeight > 0) {
       fused = fused
-        .map((item, order) => ({ item: { ...item, score: item.score * (1 + this.settings.priorWeight * prior[item.item.doc]!) }, order }))
+        .map((item, order) => ({ item: { ...item, score: item.score * (1 + priorWeight * prior[item.item.doc]!) }, order }))
         .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
         .map(({ item }) => item);
     }
@@ -488,6 +531,29 @@ export class SearchEngine {
         similarity: similarity.get(doc),
       };
     });
+  }
+
+  /**
+   * The verses about a theme that readers link to most: the theme's BM25 hits (own words and
+   * lexicon expansions, `themeDepth` deep) ordered by normalised BM25^exponent × the reader
+   * prior (log inbound OpenBible votes). "ansiedade" brings Philippians 4:6 and 1 Peter 5:7
+   * before the verses that merely say "ansioso".
+   */
+  private themeCandidates(theme: string, limit: number): { doc: number }[] {
+    const prior = this.prior;
+    if (!prior) return [];
+    const { own, expansions } = this.lexicalQuery(theme);
+    if (own.length === 0) return [];
+    const hits = this.lexical.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
+    const top = hits[0]?.score ?? 0;
+    if (top <= 0) return [];
+    const exponent = this.settings.themeLexicalExponent;
+    return hits
+      .map((hit) => ({ doc: hit.doc, score: Math.pow(hit.score / top, exponent) * prior[hit.doc]! }))
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score || a.doc - b.doc)
+      .slice(0, limit)
+      .map(({ doc }) => ({ doc }));
   }
 
   /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */
