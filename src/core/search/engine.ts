@@ -164,7 +164,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   situationThemeWeight: 0.75,
   themeDepth: 200,
   themeLexicalExponent: 0.5,
-  themePriorWeight: 0.5,
+  themePriorWeight: 1,
   themeLinkSeeds: 3,
   themeLinkWeight: 0.5,
 };
