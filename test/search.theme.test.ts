@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/search/engine.js";
+import { derivationalRoot } from "../src/core/search/engine.js";
 import { isSituation, themeOf } from "../src/core/search/query-frame.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
@@ -18,6 +19,14 @@ describe("topical frames", () => {
     }
   });
 
+  it("joins a quality's noun and adjective by their derivational root, never short roots", () => {
+    expect(derivationalRoot("ansiedade")).toBe("ansi");
+    expect(derivationalRoot("ansiosos")).toBe("ansi");
+    expect(derivationalRoot("paciencia")).toBe(derivationalRoot("pacientes"));
+    expect(derivationalRoot("gente")).toBeUndefined();
+    expect(derivationalRoot("cidade")).toBeUndefined();
+  });
+
   it("tells a first-person feeling or situation from a quotation", () => {
     expect(isSituation("estou com medo do futuro")).toBe(true);
     expect(isSituation("me sinto sozinho")).toBe(true);
@@ -32,13 +41,23 @@ const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
 describe("a theme is searched as a theme (issue 14)", () => {
   let withTheme: Awaited<ReturnType<typeof openBibleEngine>>;
   let withoutTheme: Awaited<ReturnType<typeof openBibleEngine>>;
+  let withoutFamilies: Awaited<ReturnType<typeof openBibleEngine>>;
   beforeAll(async () => {
     withTheme = await openBibleEngine();
+    withoutFamilies = await openBibleEngine({}, { themeFamilyWeight: 0 });
     withoutTheme = await openBibleEngine({}, { themeWeight: 0, situationThemeWeight: 0, themeLinkSeeds: 0, themePriorWeight: withTheme.engine.settings.priorWeight });
   }, 240_000);
   afterAll(async () => {
     await withTheme?.close();
     await withoutTheme?.close();
+    await withoutFamilies?.close();
+  });
+
+  it("reaches the verses that say 'ansiosos' for a theme named 'ansiedade' (Snowball keeps them apart)", async () => {
+    const query = "o que a Bíblia diz sobre a ansiedade?";
+    const top = refs(await withTheme.engine.search(query, { k: 10 }));
+    expect(top).toEqual(expect.arrayContaining(["1PE 5:7", "PHP 4:6", "MAT 6:34"]));
+    expect(refs(await withoutFamilies.engine.search(query, { k: 10 }))).not.toContain("PHP 4:6");
   });
 
   it("brings the verses readers link most about mercy, not only those that repeat the word", async () => {

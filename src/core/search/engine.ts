@@ -126,6 +126,8 @@ export interface SearchSettings {
   themePriorWeight: number;
   /** How many of the theme list's first verses bring in the verses readers link them to, and that list's weight. */
   themeLinkSeeds: number;
+  /** Weight, in the theme list's query, of corpus words of the theme word's derivational family ("ansiedade" → "ansiosos"); 0 turns it off. */
+  themeFamilyWeight: number;
   themeLinkWeight: number;
 }
 
@@ -166,6 +168,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   themeLexicalExponent: 0.5,
   themePriorWeight: 1,
   themeLinkSeeds: 3,
+  themeFamilyWeight: 1,
   themeLinkWeight: 0.5,
 };
 
@@ -242,6 +245,27 @@ export class SearchEngine {
     if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
     if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
+  }
+
+  private familyIndex: Map<string, Set<string>> | undefined;
+
+  /** Derivational root → the analysed terms of the corpus words sharing it (built on first use). */
+  private families(): Map<string, Set<string>> {
+    if (this.familyIndex) return this.familyIndex;
+    const families = new Map<string, Set<string>>();
+    const words = new Set<string>();
+    for (const verse of this.verses) for (const word of splitWords(verse.text)) words.add(word);
+    for (const word of words) {
+      const root = derivationalRoot(foldAccents(word));
+      if (!root) continue;
+      const terms = analyze(word);
+      if (terms.length !== 1) continue;
+      let family = families.get(root);
+      if (!family) families.set(root, (family = new Set()));
+      family.add(terms[0]!);
+    }
+    this.familyIndex = families;
+    return families;
   }
 
   /** The exact-word index, built on first use (only the exact-word settings need it). */
@@ -544,6 +568,19 @@ export class SearchEngine {
     if (!prior) return [];
     const { own, expansions } = this.lexicalQuery(theme);
     if (own.length === 0) return [];
+    if (this.settings.themeFamilyWeight > 0) {
+      const taken = new Set([...own.map((t) => t.term), ...expansions.map((t) => t.term)]);
+      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
+      for (const word of splitWords(theme)) {
+        for (const term of this.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
+          if (taken.has(term)) continue;
+          const df = this.lexical.documentFrequency(term);
+          if (df === 0 || df > maxDf) continue;
+          taken.add(term);
+          expansions.push({ term, weight: this.settings.themeFamilyWeight });
+        }
+      }
+    }
     const hits = this.lexical.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
     const top = hits[0]?.score ?? 0;
     if (top <= 0) return [];
@@ -619,6 +656,22 @@ interface RankedHit {
   matchedTerms: string[];
   lexicalScore?: number | undefined;
   similarity?: number | undefined;
+}
+
+/**
+ * Portuguese derivational suffixes that turn a quality or feeling into its noun or adjective
+ * ("ansiedade" / "ansiosos", "paciência" / "pacientes"); folded, longest first. Snowball keeps
+ * such families apart ("ansiedad" ≠ "ansios").
+ */
+const DERIVATIONAL_SUFFIXES = ["edades", "idades", "edade", "idade", "encias", "ancias", "encia", "ancia", "entes", "antes", "ente", "ante", "osos", "osas", "oso", "osa", "ezas", "eza"];
+const MIN_ROOT = 4;
+
+/** The root of a folded word under one derivational suffix, or undefined when none applies. */
+export function derivationalRoot(word: string): string | undefined {
+  for (const suffix of DERIVATIONAL_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_ROOT) return word.slice(0, -suffix.length);
+  }
+  return undefined;
 }
 
 function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
