@@ -128,6 +128,13 @@ export interface SearchSettings {
   themeLinkSeeds: number;
   /** Weight, in the theme list's query, of corpus words of the theme word's derivational family ("ansiedade" → "ansiosos"); 0 turns it off. */
   themeFamilyWeight: number;
+  /**
+   * For framed themes: the dense side's weight (their words are rarely the verses' words) and the
+   * confident-lexical ratio (0: a verse repeating the theme word is not a quotation to put first);
+   * negative: as for any question.
+   */
+  themeDenseWeight: number;
+  themeConfidentLexicalRatio: number;
   themeLinkWeight: number;
 }
 
@@ -161,7 +168,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   neighbourSeeds: 5,
   neighbourWeight: 0.2,
   neighbourSpan: 2,
-  themeWeight: 2,
+  themeWeight: 3,
   unframedThemeWeight: 0,
   situationThemeWeight: 0.75,
   themeDepth: 200,
@@ -169,6 +176,8 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   themePriorWeight: 1,
   themeLinkSeeds: 3,
   themeFamilyWeight: 1,
+  themeDenseWeight: 1.2,
+  themeConfidentLexicalRatio: 0,
   themeLinkWeight: 0.5,
 };
 
@@ -501,7 +510,7 @@ export class SearchEngine {
 
     const lists: { name: string; items: { doc: number }[]; weight: number }[] = [
       { name: LEXICAL, items: lexical, weight: this.settings.lexicalWeight },
-      { name: DENSE, items: dense, weight: this.settings.denseWeight },
+      { name: DENSE, items: dense, weight: theme !== undefined && this.settings.themeDenseWeight >= 0 ? this.settings.themeDenseWeight : this.settings.denseWeight },
     ];
     const keyOfDoc = (item: { doc: number }) => String(item.doc);
     const fuse = () => reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
@@ -533,7 +542,7 @@ export class SearchEngine {
         .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
         .map(({ item }) => item);
     }
-    const confidence = this.settings.confidentLexicalRatio;
+    const confidence = theme !== undefined && this.settings.themeConfidentLexicalRatio >= 0 ? this.settings.themeConfidentLexicalRatio : this.settings.confidentLexicalRatio;
     if (confidence > 0 && lexical.length > 0) {
       const first = lexical[0]!;
       const second = lexical[1];
