@@ -16,9 +16,9 @@ import { indexCorpus } from "../src/app/indexer.js";
 import { loadEngine } from "../src/app/load-engine.js";
 import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval-aids.js";
 import { decideScope } from "../src/core/scope/gate.js";
-import { readSettings } from "../src/config/settings.js";
+import { readSettings, type Settings } from "../src/config/settings.js";
 import { analyze } from "../src/core/analysis/index.js";
-import type { SearchEngine, SearchMode } from "../src/core/search/engine.js";
+import { DEFAULT_SEARCH_SETTINGS, type SearchEngine, type SearchMode } from "../src/core/search/engine.js";
 import { evaluateRankings, parseEvalFile, type EvalQuery, type EvalReport } from "../src/core/search/eval.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -35,14 +35,14 @@ function latencyStats(samples: number[]): { p50: number; p95: number; p99: numbe
   return { p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)) };
 }
 
-async function measureMode(engine: SearchEngine, queries: readonly EvalQuery[], mode: SearchMode) {
+async function measureMode(engine: SearchEngine, queries: readonly EvalQuery[], mode: SearchMode, repeat = REPEAT) {
   const samples: number[] = [];
   const rankings: string[][] = [];
   for (const query of queries) {
     const response = await engine.search(query.query, { k: 10, mode });
     rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
   }
-  for (let i = 0; i < REPEAT; i++) {
+  for (let i = 0; i < repeat; i++) {
     for (const query of queries) {
       const started = performance.now();
       await engine.search(query.query, { k: 10, mode });
@@ -159,6 +159,42 @@ async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
   return { sets, gateMsPerQuestion: latencyStats(timings) };
 }
 
+/** Search settings with issue 14's theme lever turned off: the engine as it was before it. */
+export const WITHOUT_THEMES = { themeWeight: 0, situationThemeWeight: 0, themeLinkSeeds: 0, themePriorWeight: DEFAULT_SEARCH_SETTINGS.priorWeight };
+
+/**
+ * The theme lever (issue 14) off and on, side by side in one run: hybrid latency over the dev,
+ * topical, feelings and own-words questions together, and quality per set.
+ */
+async function themeLeverFigures(store: SqliteStore, settings: Settings, aids: RetrievalAids, engine: SearchEngine) {
+  const { engine: before } = await loadEngine(store, settings, { ...aids, searchSettings: WITHOUT_THEMES });
+  const sets = ["eval/dev.jsonl", "eval/topical-own.jsonl", "eval/feelings-own.jsonl", "eval/semantic-own.jsonl"].map((file) => ({
+    file,
+    queries: parseEvalFile(readFileSync(path.join(ROOT, file), "utf8"), file),
+  }));
+  const all = sets.flatMap((set) => set.queries);
+  const quality = async (which: SearchEngine) =>
+    Object.fromEntries(await Promise.all(sets.map(async (set) => [set.file, qualityLine((await measureMode(which, set.queries, "hybrid", 0)).report)])));
+  // Timed in alternation, query by query, so warm-up and machine noise fall on both alike.
+  const samples: { before: number[]; after: number[] } = { before: [], after: [] };
+  for (let pass = 0; pass < REPEAT; pass++) {
+    for (const query of all) {
+      for (const [name, which] of [["before", before], ["after", engine]] as const) {
+        const started = performance.now();
+        await which.search(query.query, { k: 10 });
+        samples[name].push(performance.now() - started);
+      }
+    }
+  }
+  const [beforeLatency, afterLatency] = [latencyStats(samples.before), latencyStats(samples.after)];
+  return {
+    queries: all.length,
+    before: { latencyMs: beforeLatency, quality: await quality(before) },
+    after: { latencyMs: afterLatency, quality: await quality(engine) },
+    "p95 after/before": round2(afterLatency.p95 / Math.max(beforeLatency.p95, 1e-9)),
+  };
+}
+
 function qualityLine(report: EvalReport): Record<string, number> {
   const line: Record<string, number> = { "hit@10": report.overall["hit@10"]!, "ndcg@10": report.overall["ndcg@10"]! };
   for (const [type, metrics] of Object.entries(report.byType)) line[`ndcg@10 ${type}`] = metrics["ndcg@10"]!;
@@ -186,6 +222,7 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
   const modes: Record<string, Awaited<ReturnType<typeof measureMode>>> = {};
   for (const mode of ["hybrid", "lexical", "dense"] as const) modes[mode] = await measureMode(engine, queries, mode);
   const baseline = fts5Baseline(store, queries);
+  const themes = await themeLeverFigures(store, settings, aids, engine);
   const offTopic = await offTopicRefusals(engine, queries);
   const scopeGate = await scopeGateFigures(engine, aids);
   store.close();
@@ -203,6 +240,8 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
     quality: Object.fromEntries([...Object.entries(modes).map(([mode, m]) => [mode, qualityLine(m.report)]), ["fts5-baseline", qualityLine(baseline.report)]]),
     offTopic,
     scopeGate,
+    // Issue 14: the theme lever off (before) and on (after), same process, same queries.
+    themes,
     ratios: {
       "hybrid/fts5 ndcg@10": round2(hybrid.report.overall["ndcg@10"]! / Math.max(baseline.report.overall["ndcg@10"]!, 1e-9)),
       "hybrid/fts5 hit@10": round2(hybrid.report.overall["hit@10"]! / Math.max(baseline.report.overall["hit@10"]!, 1e-9)),

@@ -42,6 +42,24 @@ export function printEvalTable(report: EvalReport): void {
   }
 }
 
+/** `pastor eval --compare`: hit@k/nDCG@k per type, hybrid and dense-only, one column pair per dense side. */
+export function printCompareTable(compared: readonly { model: string; embedder: string | null; hybrid: EvalReport; dense: EvalReport }[]): void {
+  const first = compared[0];
+  if (!first) return;
+  const k = first.hybrid.k;
+  const cell = (metrics: Record<string, number> | undefined) => (metrics ? `${(metrics[`hit@${k}`] ?? 0).toFixed(3)}/${(metrics[`ndcg@${k}`] ?? 0).toFixed(3)}` : "-");
+  const width = 15;
+  console.log(`comparação · ${first.hybrid.queries} perguntas · células: hit@${k}/nDCG@${k} (${first.hybrid.mode} e só denso)`);
+  compared.forEach((side, i) => console.log(`  [${i + 1}] ${side.model} → ${side.embedder ?? "sem lado denso"}`));
+  const types = ["geral", ...new Set(compared.flatMap((side) => Object.keys(side.hybrid.byType)))];
+  console.log(["tipo".padEnd(12), "n".padStart(3), ...compared.flatMap((_, i) => [`[${i + 1}] ${first.hybrid.mode}`.padStart(width), `[${i + 1}] denso`.padStart(width)])].join(" "));
+  for (const type of types) {
+    const pick = (report: EvalReport) => (type === "geral" ? report.overall : report.byType[type]);
+    const n = pick(first.hybrid)?.n ?? 0;
+    console.log([type.padEnd(12), String(n).padStart(3), ...compared.flatMap((side) => [cell(pick(side.hybrid)).padStart(width), cell(pick(side.dense)).padStart(width)])].join(" "));
+  }
+}
+
 export function printDocumentResults(response: DocumentSearchResponse): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
   if (response.results.length === 0) {

@@ -5,10 +5,10 @@ import { loadSettings } from "../app/runtime.js";
 import { loadRetrievalAids } from "../app/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
-import { evaluateRankings, parseEvalFile } from "../core/search/eval.js";
-import type { SearchMode, SearchResponse } from "../core/search/engine.js";
+import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/search/eval.js";
+import type { SearchEngine, SearchMode, SearchResponse } from "../core/search/engine.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
+import { printCompareTable, printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collections/service.js";
 import type { DocumentSearchResponse } from "../core/documents/search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
@@ -222,38 +222,82 @@ function toSearchJson(response: SearchResponse) {
 withExamples(
   program
     .command("eval")
-    .usage("--queries ARQUIVO [--k N] [--mode hybrid|lexical|dense] [--json [--per-query]]")
+    .usage("--queries ARQUIVO [--k N] [--mode hybrid|lexical|dense] [--compare lsa,MODELO] [--json [--per-query]]")
     .description("mede a qualidade da busca sobre um arquivo de perguntas (JSONL); indexa primeiro se o índice estiver vazio")
     .requiredOption("--queries <arquivo>", "arquivo JSONL no formato de eval/README.md")
     .option("--k <n>", "profundidade das métricas", positiveInt, 10)
     .option("--mode <modo>", "hybrid | lexical | dense", searchMode, "hybrid")
+    .option(
+      "--compare <modelos>",
+      "compara lados densos nas mesmas perguntas, lado a lado (busca híbrida e só densa): lista separada por vírgulas de valores de EMBEDDING_MODEL (lsa, id de um modelo transformers.js ou pasta local); calcula os vetores que faltarem",
+      commaList,
+    )
     .option("--json", "saída em JSON")
     .option("--per-query", "inclui cada pergunta no JSON"),
   ["pastor eval --queries eval/dev.jsonl --k 5"],
-).action(async (options: { queries: string; k: number; mode: SearchMode; json?: boolean; perQuery?: boolean }) => {
+).action(async (options: { queries: string; k: number; mode: SearchMode; compare?: string[]; json?: boolean; perQuery?: boolean }) => {
   const settings = loadSettings();
   const text = await readFile(options.queries, "utf8").catch(() => {
     throw new InputError(`não foi possível ler ${options.queries}`);
   });
   const queries = parseEvalFile(text, options.queries);
-  const report = await withEngine(settings, async (engine) => {
+  const evaluate = async (engine: SearchEngine, mode: SearchMode) => {
     const rankings: string[][] = [];
     const refused: boolean[] = [];
     for (const query of queries) {
-      const response = await engine.search(query.query, { k: options.k, mode: options.mode });
+      const response = await engine.search(query.query, { k: options.k, mode });
       rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
       refused.push(response.scope?.inScope === false);
     }
-    return evaluateRankings(queries, rankings, options.k, options.mode, refused);
-  });
-  if (options.json) {
+    return evaluateRankings(queries, rankings, options.k, mode, refused);
+  };
+  const strip = (report: EvalReport) => {
     const { perQuery, ...rest } = report;
-    console.log(JSON.stringify(options.perQuery ? report : rest, null, 2));
-    void perQuery;
-  } else {
-    printEvalTable(report);
+    return options.perQuery ? report : (void perQuery, rest);
+  };
+  if (options.compare) {
+    const compared = await compareDenseSides(settings, options.compare, async (engine) => ({
+      hybrid: await evaluate(engine, options.mode === "dense" ? "hybrid" : options.mode),
+      dense: await evaluate(engine, "dense"),
+    }));
+    if (options.json) console.log(JSON.stringify({ queries: queries.length, k: options.k, compare: compared.map((c) => ({ ...c, hybrid: strip(c.hybrid), dense: strip(c.dense) })) }, null, 2));
+    else printCompareTable(compared);
+    return;
   }
+  const report = await withEngine(settings, (engine) => evaluate(engine, options.mode));
+  if (options.json) console.log(JSON.stringify(strip(report), null, 2));
+  else printEvalTable(report);
 });
+
+function commaList(value: string): string[] {
+  const items = value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  if (items.length === 0) throw new InvalidArgumentError("dê ao menos um modelo (ex.: lsa,Xenova/paraphrase-multilingual-MiniLM-L12-v2)");
+  return [...new Set(items)];
+}
+
+/**
+ * Runs `work` once per dense side (an EMBEDDING_MODEL value each) on the same index: vectors a
+ * side lacks are computed first (incremental indexing keeps each model's vectors apart).
+ */
+async function compareDenseSides<T>(settings: Settings, models: readonly string[], work: (engine: SearchEngine) => Promise<T>): Promise<({ model: string; embedder: string | null } & T)[]> {
+  const store = await openCliStore(settings);
+  try {
+    const aids = await loadRetrievalAids();
+    const out: ({ model: string; embedder: string | null } & T)[] = [];
+    for (const model of models) {
+      const modelSettings: Settings = { ...settings, EMBEDDING_MODEL: model };
+      const summary = await runIndexing(modelSettings, store);
+      printIndexErrors(summary);
+      if (summary.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
+      const { engine, embedder, denseOffReason } = await loadEngine(store, modelSettings, aids);
+      if (!embedder) throw new InputError(`o lado denso '${model}' não pôde ser usado: ${denseOffReason ?? "sem vetores"}`);
+      out.push({ model, embedder: embedder.id, ...(await work(engine)) });
+    }
+    return out;
+  } finally {
+    await store.close();
+  }
+}
 
 withExamples(
   program

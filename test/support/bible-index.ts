@@ -5,6 +5,7 @@ import { indexCorpus } from "../../src/app/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
+import type { SearchSettings } from "../../src/core/search/engine.js";
 import { openTestStore, STORE, storeEnvFor } from "./store.js";
 import { tempDir } from "./usfx.js";
 
@@ -41,10 +42,13 @@ export async function buildSqliteBibleIndex(): Promise<{ dataDir: string }> {
   return { dataDir };
 }
 
-export async function openBibleEngine(env: Record<string, string> = {}): Promise<LoadedEngine & { close: () => Promise<void> }> {
+export async function openBibleEngine(
+  env: Record<string, string> = {},
+  searchSettings: Partial<SearchSettings> = {},
+): Promise<LoadedEngine & { close: () => Promise<void> }> {
   const { dataDir } = await realBibleIndex();
   const store = await openTestStore(dataDir);
   const settings = readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env });
-  const loaded = await loadEngine(store, settings, await loadRetrievalAids());
+  const loaded = await loadEngine(store, settings, { ...(await loadRetrievalAids()), searchSettings });
   return { ...loaded, close: async () => store.close() };
 }

@@ -7,12 +7,12 @@ import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/ga
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { DENSE, LEXICAL, applyKeywordOnlyQuota } from "./fusion.js";
 import { wordBigrams } from "./phrases.js";
-import { frameWordsOf, withoutFrameWords } from "./query-frame.js";
+import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { VectorIndex } from "./vector-index.js";
 
 export type SearchMode = "hybrid" | "lexical" | "dense";
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
 export interface EngineVerse {
@@ -108,6 +108,34 @@ export interface SearchSettings {
   neighbourWeight: number;
   /** Verses taken on each side of a seed (same book). */
   neighbourSpan: number;
+  /**
+   * Topical questions ("o que a Bíblia diz sobre X?", "versículos sobre X", "X na Bíblia"; see
+   * query-frame.ts) are searched as a theme: X alone, plus a list of the verses about X that
+   * readers link to most. Weight of that list in the fusion (0 turns the lever off).
+   */
+  themeWeight: number;
+  /** The same list for questions without a topical frame (0: only framed questions get it). */
+  unframedThemeWeight: number;
+  /** The same list for first-person feelings and situations ("estou com medo do futuro"; query-frame.ts). */
+  situationThemeWeight: number;
+  /** How many BM25 hits of the theme (own words and expansions) the list is drawn from. */
+  themeDepth: number;
+  /** How strongly BM25 counts in the list's order against reader votes (score^exponent × votes prior). */
+  themeLexicalExponent: number;
+  /** The reader prior on fused scores for framed themes (the quotation prior stays priorWeight). */
+  themePriorWeight: number;
+  /** How many of the theme list's first verses bring in the verses readers link them to, and that list's weight. */
+  themeLinkSeeds: number;
+  /** Weight, in the theme list's query, of corpus words of the theme word's derivational family ("ansiedade" → "ansiosos"); 0 turns it off. */
+  themeFamilyWeight: number;
+  /**
+   * For framed themes: the dense side's weight (their words are rarely the verses' words) and the
+   * confident-lexical ratio (0: a verse repeating the theme word is not a quotation to put first);
+   * negative: as for any question.
+   */
+  themeDenseWeight: number;
+  themeConfidentLexicalRatio: number;
+  themeLinkWeight: number;
 }
 
 /**
@@ -140,6 +168,17 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   neighbourSeeds: 5,
   neighbourWeight: 0.2,
   neighbourSpan: 2,
+  themeWeight: 3,
+  unframedThemeWeight: 0,
+  situationThemeWeight: 0.75,
+  themeDepth: 200,
+  themeLexicalExponent: 0.5,
+  themePriorWeight: 1,
+  themeLinkSeeds: 3,
+  themeFamilyWeight: 1,
+  themeDenseWeight: 1.2,
+  themeConfidentLexicalRatio: 0,
+  themeLinkWeight: 0.5,
 };
 
 export interface QueryExpander {
@@ -215,6 +254,27 @@ export class SearchEngine {
     if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
     if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
+  }
+
+  private familyIndex: Map<string, Set<string>> | undefined;
+
+  /** Derivational root → the analysed terms of the corpus words sharing it (built on first use). */
+  private families(): Map<string, Set<string>> {
+    if (this.familyIndex) return this.familyIndex;
+    const families = new Map<string, Set<string>>();
+    const words = new Set<string>();
+    for (const verse of this.verses) for (const word of splitWords(verse.text)) words.add(word);
+    for (const word of words) {
+      const root = derivationalRoot(foldAccents(word));
+      if (!root) continue;
+      const terms = analyze(word);
+      if (terms.length !== 1) continue;
+      let family = families.get(root);
+      if (!family) families.set(root, (family = new Set()));
+      family.add(terms[0]!);
+    }
+    this.familyIndex = families;
+    return families;
   }
 
   /** The exact-word index, built on first use (only the exact-word settings need it). */
@@ -425,8 +485,11 @@ export class SearchEngine {
     return scores;
   }
 
-  private async rank(query: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
+  private async rank(asked: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
     const depth = k * this.settings.candidateMultiplier;
+    const theme = this.settings.themeWeight > 0 ? themeOf(asked) : undefined;
+    // A framed theme is searched by itself: the frame ("o que a Bíblia diz sobre") names no content.
+    const query = theme ?? asked;
     const lexicalScores = mode === "dense" ? new Map() : this.lexicalHits(query, depth);
     const prior = this.prior;
     const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
@@ -447,7 +510,7 @@ export class SearchEngine {
 
     const lists: { name: string; items: { doc: number }[]; weight: number }[] = [
       { name: LEXICAL, items: lexical, weight: this.settings.lexicalWeight },
-      { name: DENSE, items: dense, weight: this.settings.denseWeight },
+      { name: DENSE, items: dense, weight: theme !== undefined && this.settings.themeDenseWeight >= 0 ? this.settings.themeDenseWeight : this.settings.denseWeight },
     ];
     const keyOfDoc = (item: { doc: number }) => String(item.doc);
     const fuse = () => reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
@@ -455,18 +518,31 @@ export class SearchEngine {
     // More lists built from the first fused hits: the verses readers link them to, and the
     // verses around them (a story or an argument runs over several verses).
     const seeds = (count: number) => fused.slice(0, count).map((item) => item.item.doc);
-    const linked = this.crossReferenceCandidates(seeds(this.settings.crossrefSeeds));
+    const themeWeight =
+      theme !== undefined
+        ? this.settings.themeWeight
+        : isSituation(asked) && this.settings.situationThemeWeight > 0
+          ? this.settings.situationThemeWeight
+          : this.settings.unframedThemeWeight;
+    const themed = themeWeight > 0 ? this.themeCandidates(query, depth) : [];
+    // A theme's first verses also bring in the verses readers link them to ("ansiedade":
+    // 1 Peter 5:7 → Philippians 4:6, which says "ansiosos").
+    const themeSeeds = themeWeight > 0 ? themed.slice(0, this.settings.themeLinkSeeds).map((item) => item.doc) : [];
+    const linked = this.crossReferenceCandidates([...new Set([...seeds(this.settings.crossrefSeeds), ...themeSeeds])]);
     const neighbours = this.neighbourCandidates(seeds(this.settings.neighbourSeeds));
-    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: this.settings.crossrefWeight });
+    const linkWeight = themeSeeds.length > 0 ? Math.max(this.settings.crossrefWeight, this.settings.themeLinkWeight) : this.settings.crossrefWeight;
+    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: linkWeight });
     if (neighbours.length > 0) lists.push({ name: "context", items: neighbours, weight: this.settings.neighbourWeight });
+    if (themed.length > 0) lists.push({ name: "theme", items: themed, weight: themeWeight });
     if (lists.length > 2) fused = fuse();
-    if (prior && this.settings.priorWeight > 0) {
+    const priorWeight = theme !== undefined ? this.settings.themePriorWeight : this.settings.priorWeight;
+    if (prior && priorWeight > 0) {
       fused = fused
-        .map((item, order) => ({ item: { ...item, score: item.score * (1 + this.settings.priorWeight * prior[item.item.doc]!) }, order }))
+        .map((item, order) => ({ item: { ...item, score: item.score * (1 + priorWeight * prior[item.item.doc]!) }, order }))
         .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
         .map(({ item }) => item);
     }
-    const confidence = this.settings.confidentLexicalRatio;
+    const confidence = theme !== undefined && this.settings.themeConfidentLexicalRatio >= 0 ? this.settings.themeConfidentLexicalRatio : this.settings.confidentLexicalRatio;
     if (confidence > 0 && lexical.length > 0) {
       const first = lexical[0]!;
       const second = lexical[1];
@@ -488,6 +564,42 @@ export class SearchEngine {
         similarity: similarity.get(doc),
       };
     });
+  }
+
+  /**
+   * The verses about a theme that readers link to most: the theme's BM25 hits (own words and
+   * lexicon expansions, `themeDepth` deep) ordered by normalised BM25^exponent × the reader
+   * prior (log inbound OpenBible votes). "ansiedade" brings Philippians 4:6 and 1 Peter 5:7
+   * before the verses that merely say "ansioso".
+   */
+  private themeCandidates(theme: string, limit: number): { doc: number }[] {
+    const prior = this.prior;
+    if (!prior) return [];
+    const { own, expansions } = this.lexicalQuery(theme);
+    if (own.length === 0) return [];
+    if (this.settings.themeFamilyWeight > 0) {
+      const taken = new Set([...own.map((t) => t.term), ...expansions.map((t) => t.term)]);
+      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
+      for (const word of splitWords(theme)) {
+        for (const term of this.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
+          if (taken.has(term)) continue;
+          const df = this.lexical.documentFrequency(term);
+          if (df === 0 || df > maxDf) continue;
+          taken.add(term);
+          expansions.push({ term, weight: this.settings.themeFamilyWeight });
+        }
+      }
+    }
+    const hits = this.lexical.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
+    const top = hits[0]?.score ?? 0;
+    if (top <= 0) return [];
+    const exponent = this.settings.themeLexicalExponent;
+    return hits
+      .map((hit) => ({ doc: hit.doc, score: Math.pow(hit.score / top, exponent) * prior[hit.doc]! }))
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score || a.doc - b.doc)
+      .slice(0, limit)
+      .map(({ doc }) => ({ doc }));
   }
 
   /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */
@@ -553,6 +665,22 @@ interface RankedHit {
   matchedTerms: string[];
   lexicalScore?: number | undefined;
   similarity?: number | undefined;
+}
+
+/**
+ * Portuguese derivational suffixes that turn a quality or feeling into its noun or adjective
+ * ("ansiedade" / "ansiosos", "paciência" / "pacientes"); folded, longest first. Snowball keeps
+ * such families apart ("ansiedad" ≠ "ansios").
+ */
+const DERIVATIONAL_SUFFIXES = ["edades", "idades", "edade", "idade", "encias", "ancias", "encia", "ancia", "entes", "antes", "ente", "ante", "osos", "osas", "oso", "osa", "ezas", "eza"];
+const MIN_ROOT = 4;
+
+/** The root of a folded word under one derivational suffix, or undefined when none applies. */
+export function derivationalRoot(word: string): string | undefined {
+  for (const suffix of DERIVATIONAL_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_ROOT) return word.slice(0, -suffix.length);
+  }
+  return undefined;
 }
 
 function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {

@@ -46,3 +46,48 @@ export function withoutFrameWords(query: string, frame: ReadonlySet<string> = fr
   const content = words.filter((word) => !frame.has(foldAccents(word.toLowerCase().replace(/[^\p{L}-]/gu, ""))));
   return content.length > 0 && content.length < words.length ? content.join(" ") : query;
 }
+
+const SCRIPTURE = String.raw`(?:a\s+)?(?:b[ií]blia|palavra(?:\s+de\s+deus)?|escrituras?|deus|jesus|cristo|senhor)`;
+const SPEAKS = String.raw`(?:diz|dizem|fala|falam|ensina|ensinam|afirma|mostra|revela|nos\s+diz|nos\s+ensina)`;
+const ABOUT = String.raw`(?:sobre|a\s+respeito\s+d[eoa]s?|acerca\s+d[eoa]s?|em\s+rela[cç][aã]o\s+[aà]o?s?)`;
+const PASSAGES = String.raw`(?:(?:alguns?|algumas?|uns|umas|quais|que|os|as|me\s+(?:d[eê]|mostre|indique))\s+)?(?:vers[ií]culos?|versos?|passagens?|textos?|trechos?|cita[cç][oõ]es)(?:\s+b[ií]blic[oa]s?)?`;
+
+/**
+ * Topical frames: questions that name a theme and ask what the Bible says about it, rather
+ * than quoting or telling a story ("o que a Bíblia diz sobre a ansiedade?", "versículos sobre
+ * perdão", "casamento na Bíblia"). Each pattern keeps the theme in its named group.
+ */
+const THEME_FRAMES: readonly RegExp[] = [
+  new RegExp(String.raw`^\s*(?:e\s+)?(?:o\s+)?que\s+${SCRIPTURE}\s+${SPEAKS}\s+${ABOUT}\s+(?<theme>.+)$`, "iu"),
+  new RegExp(String.raw`^\s*${PASSAGES}\s+(?:que\s+falam\s+|que\s+tratam\s+)?(?:${ABOUT}|d[eoa]s?|para|com)\s+(?<theme>.+)$`, "iu"),
+  new RegExp(String.raw`^\s*(?:o\s+que\s+[eé]\s+)?(?<theme>.+?)\s+(?:na|segundo\s+a|de\s+acordo\s+com\s+a|conforme\s+a)\s+b[ií]blia\s*$`, "iu"),
+  new RegExp(String.raw`^\s*(?:o\s+)?que\s+${SCRIPTURE}\s+${SPEAKS}\s+(?:d[eoa]s?)\s+(?<theme>.+)$`, "iu"),
+];
+
+/**
+ * The theme of a topical question, without its frame and final punctuation ("a ansiedade" for
+ * "o que a Bíblia diz sobre a ansiedade?"), or undefined when the question is not framed as a
+ * theme. Quotations, stories and references are never framed this way, so the engine can
+ * search a theme as a theme (verses readers link most among those about it) without changing
+ * how it answers them.
+ */
+export function themeOf(query: string): string | undefined {
+  const trimmed = query.trim().replace(/[?!.;:…]+$/u, "").trim();
+  for (const pattern of THEME_FRAMES) {
+    const theme = pattern.exec(trimmed)?.groups?.theme?.trim();
+    if (theme && /\p{L}/u.test(theme)) return theme;
+  }
+  return undefined;
+}
+
+/**
+ * A first-person statement of a feeling or situation ("estou com medo do futuro", "me sinto
+ * sozinho", "não consigo perdoar"): the asker describes themselves, so the question is a theme
+ * in their own words, never a quotation of the text.
+ */
+const SITUATION_FRAME = /^\s*(?:eu\s+)?(?:estou|estava|tô|to|me\s+sinto|sinto|tenho|n[aã]o\s+consigo|perdi|fui|acho\s+que|quero|fiz|sou|fico|ando|vivo|minha\s+vida|meu\s+cora[cç][aã]o)\b/iu;
+
+/** Whether the question describes the asker's own feeling or situation (see above). */
+export function isSituation(query: string): boolean {
+  return SITUATION_FRAME.test(query);
+}

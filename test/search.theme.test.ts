@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SearchResponse } from "../src/core/search/engine.js";
+import { derivationalRoot } from "../src/core/search/engine.js";
+import { isSituation, themeOf } from "../src/core/search/query-frame.js";
+import { openBibleEngine } from "./support/bible-index.js";
+
+describe("topical frames", () => {
+  it("finds the theme of a question framed as a theme", () => {
+    expect(themeOf("o que a Bíblia diz sobre a ansiedade?")).toBe("a ansiedade");
+    expect(themeOf("O que a biblia fala a respeito do perdão")).toBe("perdão");
+    expect(themeOf("versículos sobre casamento")).toBe("casamento");
+    expect(themeOf("passagens bíblicas de esperança")).toBe("esperança");
+    expect(themeOf("a oração na Bíblia")).toBe("a oração");
+  });
+
+  it("leaves quotations, stories, speech frames and references alone", () => {
+    for (const query of ["o que Jesus disse sobre amar os inimigos?", "a parábola do semeador", "no princípio criou Deus os céus e a terra", "João 3:16", "estou com medo do futuro"]) {
+      expect(themeOf(query)).toBeUndefined();
+    }
+  });
+
+  it("joins a quality's noun and adjective by their derivational root, never short roots", () => {
+    expect(derivationalRoot("ansiedade")).toBe("ansi");
+    expect(derivationalRoot("ansiosos")).toBe("ansi");
+    expect(derivationalRoot("paciencia")).toBe(derivationalRoot("pacientes"));
+    expect(derivationalRoot("gente")).toBeUndefined();
+    expect(derivationalRoot("cidade")).toBeUndefined();
+  });
+
+  it("tells a first-person feeling or situation from a quotation", () => {
+    expect(isSituation("estou com medo do futuro")).toBe(true);
+    expect(isSituation("me sinto sozinho")).toBe(true);
+    expect(isSituation("não consigo perdoar meu pai")).toBe(true);
+    expect(isSituation("o Senhor é o meu pastor, nada me faltará")).toBe(false);
+    expect(isSituation("a história de Jonas")).toBe(false);
+  });
+});
+
+const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
+
+describe("a theme is searched as a theme (issue 14)", () => {
+  let withTheme: Awaited<ReturnType<typeof openBibleEngine>>;
+  let withoutTheme: Awaited<ReturnType<typeof openBibleEngine>>;
+  let withoutFamilies: Awaited<ReturnType<typeof openBibleEngine>>;
+  beforeAll(async () => {
+    withTheme = await openBibleEngine();
+    withoutFamilies = await openBibleEngine({}, { themeFamilyWeight: 0 });
+    withoutTheme = await openBibleEngine({}, { themeWeight: 0, situationThemeWeight: 0, themeLinkSeeds: 0, themePriorWeight: withTheme.engine.settings.priorWeight });
+  }, 240_000);
+  afterAll(async () => {
+    await withTheme?.close();
+    await withoutTheme?.close();
+    await withoutFamilies?.close();
+  });
+
+  it("reaches the verses that say 'ansiosos' for a theme named 'ansiedade' (Snowball keeps them apart)", async () => {
+    const query = "o que a Bíblia diz sobre a ansiedade?";
+    const top = refs(await withTheme.engine.search(query, { k: 10 }));
+    expect(top).toEqual(expect.arrayContaining(["1PE 5:7", "PHP 4:6", "MAT 6:34"]));
+    expect(refs(await withoutFamilies.engine.search(query, { k: 10 }))).not.toContain("PHP 4:6");
+  });
+
+  it("brings the verses readers link most about mercy, not only those that repeat the word", async () => {
+    const query = "versículos sobre a misericórdia";
+    const themed = await withTheme.engine.search(query, { k: 10 });
+    const plain = await withoutTheme.engine.search(query, { k: 10 });
+    // "Deus, que é rico em misericórdia" (Ef 2:4) and "agora alcançastes misericórdia" (1 Pe 2:10).
+    expect(refs(themed)).toEqual(expect.arrayContaining(["EPH 2:4", "1PE 2:10"]));
+    expect(refs(plain)).not.toContain("EPH 2:4");
+    expect(refs(plain)).not.toContain("1PE 2:10");
+    expect(themed.results.some((r) => r.via.includes("theme"))).toBe(true);
+  });
+
+  it("does not change how a quotation or a speech frame is answered", async () => {
+    for (const query of ["o que Jesus disse sobre amar os inimigos?", "pai nosso que estás nos céus"]) {
+      expect(refs(await withTheme.engine.search(query, { k: 6 }))).toEqual(refs(await withoutTheme.engine.search(query, { k: 6 })));
+    }
+  });
+});
