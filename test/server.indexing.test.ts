@@ -52,6 +52,16 @@ describe("a server started on an empty index", () => {
     expect((during[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
     expect(during.at(-1)!.event).toBe("done");
 
+    // The first status that says "not indexing" already shows the final engine (with a search
+    // pool, every worker has loaded it): the web app stops polling on it.
+    let firstIdle: Status | undefined;
+    while (!firstIdle) {
+      const now = await status();
+      if (!now.indexing) firstIdle = now;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(firstIdle).toMatchObject({ versesIndexed: 31_102, embedding: { enabled: true } });
+
     await indexing;
     const after = await status();
     expect(after.indexing).toBe(false);

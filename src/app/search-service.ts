@@ -68,6 +68,8 @@ export class SearchService {
   private denseModel: string | null = null;
   private denseReason: string | null = "o índice ainda não foi carregado";
   private worker: Worker | undefined;
+  /** The indexing worker is done and its final reload is running: status still says "indexing". */
+  private finishing = false;
   private progress: IndexProgress | null = null;
   private lastIndex: ServiceStatus["lastIndex"] = null;
   private errors: ServiceStatus["errors"] = [];
@@ -111,8 +113,9 @@ export class SearchService {
     return this.answersValue;
   }
 
+  /** True from the start of indexing until the engine serving its result is loaded (in every search worker). */
   get indexing(): boolean {
-    return this.worker !== undefined;
+    return this.worker !== undefined || this.finishing;
   }
 
   /** Loads whatever the store holds (the lexical index is rebuilt from persisted terms). */
@@ -225,8 +228,10 @@ export class SearchService {
         if (settled) return;
         settled = true;
         this.worker = undefined;
+        this.finishing = true;
         void worker.terminate();
         void this.reload().finally(() => {
+          this.finishing = false;
           this.notify();
           if (error) reject(error);
           else resolve(summary!);
