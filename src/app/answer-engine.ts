@@ -36,11 +36,8 @@ export interface VerseCoordinate {
   verse: number;
 }
 
-/** The citation check of one answer, in this thread or in a worker (see `AnswerCitationCheck`). */
-export type CitationCheck = AnswerCitationCheck;
-
 /** The check in this thread. */
-export function localCitationCheck(passages: readonly Passage[], versification: Versification): CitationCheck {
+export function localCitationCheck(passages: readonly Passage[], versification: Versification): AnswerCitationCheck {
   return inThread(new CitationStreamFilter(new ShownVerses(passages), versification));
 }
 
@@ -57,7 +54,7 @@ export interface AnswerEngine {
   prepare(question: string, history: readonly ChatTurn[], options: PrepareOptions, signal?: AbortSignal): Promise<PreparedAnswer>;
   versesAt(coordinates: readonly VerseCoordinate[]): Promise<(VerseRecord | undefined)[]>;
   /** The citation check for an answer over these passages (in a worker, with workers: ≈ 100–250 µs a delta). */
-  checkCitations(passages: readonly Passage[]): CitationCheck;
+  checkCitations(passages: readonly Passage[]): AnswerCitationCheck;
 }
 
 /**

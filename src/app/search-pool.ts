@@ -4,8 +4,8 @@ import type { Settings } from "../config/settings.js";
 import type { Versification } from "../core/bible/references.js";
 import type { ChatTurn } from "../core/chat/llm.js";
 import type { Passage } from "../core/grounding/passages.js";
-import type { AnswerEngine, CitationCheck, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
-import { SearchUnavailableError } from "./grounded-answer.js";
+import type { AnswerEngine, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
+import { SearchUnavailableError, type AnswerCitationCheck } from "./grounded-answer.js";
 import { startAppWorker } from "./start-worker.js";
 
 /** What a worker reports after loading the engine (the same in every worker). */
@@ -202,7 +202,7 @@ export class SearchPool {
    * An answer's citation check in the worker with the fewest: its deltas go to that worker in
    * order, ahead of questions waiting for a search (a streaming answer is not held up by them).
    */
-  private citationCheck(passages: readonly Passage[]): CitationCheck {
+  private citationCheck(passages: readonly Passage[]): AnswerCitationCheck {
     const slot = this.slots.filter((s) => !s.exited).reduce((a, b) => (b.checks < a.checks ? b : a));
     const session = this.nextSession++;
     slot.checks += 1;

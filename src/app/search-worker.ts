@@ -10,9 +10,8 @@ import { StoreError } from "../adapters/store/store.js";
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/search/engine.js";
 import type { Versification } from "../core/bible/references.js";
-import { CitationStreamFilter } from "../core/grounding/citations.js";
-import { ShownVerses } from "../core/grounding/passages.js";
-import { prepareAnswer, versesAt } from "./answer-engine.js";
+import { localCitationCheck, prepareAnswer, versesAt } from "./answer-engine.js";
+import type { AnswerCitationCheck } from "./grounded-answer.js";
 import { loadEngine } from "./load-engine.js";
 import { loadRetrievalAids } from "./retrieval-aids.js";
 import { openStore } from "./runtime.js";
@@ -27,7 +26,7 @@ const aidsLoaded = loadRetrievalAids();
 let engine: SearchEngine | undefined;
 let versification: Versification = new Map();
 /** The citation checks of the answers streaming through this worker, by session. */
-const checks = new Map<number, CitationStreamFilter>();
+const checks = new Map<number, AnswerCitationCheck>();
 /** Test hook (`SearchPool.holdNextTask`): the next request waits until this flag is set. */
 let hold: Int32Array | undefined;
 
@@ -56,8 +55,8 @@ function collectGarbage(): void {
 }
 
 /** An answer's check; its first request brings the passages and opens it. */
-function check(session: number, passages: PoolRequestPassages): CitationStreamFilter {
-  if (passages) checks.set(session, new CitationStreamFilter(new ShownVerses(passages), versification));
+function check(session: number, passages: PoolRequestPassages): AnswerCitationCheck {
+  if (passages) checks.set(session, localCitationCheck(passages, versification));
   const filter = checks.get(session);
   if (!filter) throw new Error(`search worker has no citation check ${session}`);
   return filter;
@@ -82,9 +81,9 @@ async function handle(request: PoolRequest): Promise<unknown> {
     case "check-push":
       return check(request.session, request.passages).push(request.delta);
     case "check-finish": {
-      const filter = check(request.session, request.passages);
+      const finishing = check(request.session, request.passages);
       checks.delete(request.session);
-      return { tail: filter.end(), citations: filter.citations };
+      return finishing.finish();
     }
     case "check-close":
       checks.delete(request.session);
