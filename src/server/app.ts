@@ -207,7 +207,7 @@ export function createApp(deps: AppDependencies): Hono {
       return c.json({ collections: summaries });
     } catch (error) {
       if (error instanceof CollectionNotFoundError) return apiError(c, 404, error.code, error.message);
-      if (error instanceof CollectionReloadError) return apiError(c, 502, error.code, `Não foi possível recarregar a coleção "${error.collection}": ${error.message}`);
+      if (error instanceof CollectionReloadError) return apiError(c, error.code === "index_locked" ? 409 : 502, error.code, `Não foi possível recarregar a coleção "${error.collection}": ${error.message}`);
       throw error;
     }
   });

@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { IndexedChunk } from "../../core/documents/types.js";
+import type { CollectionIndexStore, DocumentWrite, StoredChunk, StoredDocument } from "./collection-index.js";
 import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
 import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
+import type { LockAttempt } from "./store.js";
 
 /**
  * The index of one document collection: ONE SQLite file per collection,
@@ -51,46 +52,6 @@ export function collectionStoreFile(dataDir: string, name: string): string {
   return path.join(dataDir, "collections", `${name}.sqlite`);
 }
 
-export interface StoredDocument {
-  id: number;
-  sourceId: string;
-  discipline: string;
-  slug: string;
-  title: string;
-  sha256: string;
-  metaText?: string;
-  chunkCount: number;
-  status: "partial" | "complete";
-  indexedAt: string | null;
-}
-
-/** One chunk to write (see DocumentChunk); `terms` is `analyze(text).join(" ")`. */
-export interface ChunkWrite {
-  chunk: number;
-  page?: number;
-  pageEnd?: number;
-  title: string;
-  text: string;
-  body: string;
-  terms: string;
-}
-
-/** A whole document to write: replaces any previous version with the same `sourceId`. */
-export interface DocumentWrite {
-  sourceId: string;
-  discipline: string;
-  slug: string;
-  title: string;
-  sha256: string;
-  metaText?: string;
-  chunks: readonly ChunkWrite[];
-}
-
-/** A stored chunk as the search core holds it, plus its row id (the key of its vector). */
-export interface StoredChunk extends IndexedChunk {
-  id: number;
-}
-
 interface DocumentRow {
   id: number;
   source_id: string;
@@ -122,8 +83,10 @@ interface ChunkRow {
 /** Stable order of chunks everywhere (loading, training, embedding): discipline, source id, position. */
 const CHUNK_ORDER = "d.discipline, d.source_id, c.chunk";
 
-export class CollectionStore {
+export class CollectionStore implements CollectionIndexStore {
   readonly db: Database.Database;
+  /** One process writes a collection's file at a time through SQLite's own locking. */
+  readonly shared = false;
 
   private constructor(
     readonly name: string,
@@ -143,8 +106,17 @@ export class CollectionStore {
     return new CollectionStore(name, file);
   }
 
+  get location(): string {
+    return this.file;
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /** A file of one process: the lock is SQLite's own write lock, always "acquired" here. */
+  tryLockIndexing(owner: string): LockAttempt {
+    return { acquired: true, lock: { owner, renew: () => Promise.resolve(true), release: () => Promise.resolve() } };
   }
 
   /** Creates what is missing, in one write transaction (two processes may open a new file at once). */

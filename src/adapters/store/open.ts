@@ -1,3 +1,5 @@
+import type { CollectionIndexStore } from "./collection-index.js";
+import { assertCollectionName, CollectionStore } from "./collection-store.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { IndexStore } from "./store.js";
 
@@ -15,4 +17,44 @@ export async function openIndexStore(config: StoreConfig): Promise<IndexStore> {
   if (config.kind === "sqlite") return SqliteStore.open(config.dataDir);
   const { ChromaStore } = await import("./chroma-store.js");
   return ChromaStore.open(config);
+}
+
+/**
+ * Where document collections are kept: beside the Bible's store. Local files (one SQLite file
+ * per collection under DATA_DIR) are read only by the process that has the source; on a shared
+ * Chroma every replica serves what any of them indexed, so the collections are also listed there.
+ */
+export interface CollectionStores {
+  readonly shared: boolean;
+  /** The index of collection `name` (created empty if new). @throws CollectionStoreError for an invalid name. */
+  open(name: string): CollectionIndexStore;
+  /** Collections indexed in the shared store, with the kind of their source (none for local files). */
+  indexed(): Promise<{ name: string; kind: string }[]>;
+  /** Lists a collection as indexed in the shared store (a no-op for local files). */
+  register(name: string, kind: string): Promise<void>;
+  close(): void;
+}
+
+export async function openCollectionStores(config: StoreConfig): Promise<CollectionStores> {
+  if (config.kind === "sqlite") {
+    return {
+      shared: false,
+      open: (name) => CollectionStore.open(config.dataDir, name),
+      indexed: () => Promise.resolve([]),
+      register: () => Promise.resolve(),
+      close: () => undefined,
+    };
+  }
+  const { ChromaStore } = await import("./chroma-store.js");
+  const chroma = await ChromaStore.open(config);
+  return {
+    shared: true,
+    open: (name) => {
+      assertCollectionName(name);
+      return chroma.collectionStore(name);
+    },
+    indexed: () => chroma.indexedCollections(),
+    register: (name, kind) => chroma.registerCollection(name, kind),
+    close: () => chroma.close(),
+  };
 }

@@ -17,7 +17,7 @@
  * `lsa_off_reason` (the outcome for that fingerprint, so an unchanged collection is not
  * retrained even when it was too small).
  */
-import type { CollectionStore } from "../../adapters/store/collection-store.js";
+import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
 import type { SqliteStore } from "../../adapters/store/sqlite-store.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
@@ -54,9 +54,8 @@ const NO_BIBLE_CONTEXT = { store: undefined as unknown as SqliteStore, corpusFin
  * What the collection's LSA model depends on: the (source id, SHA-256) pairs of its documents,
  * sorted, the analyzer version, the chunk settings and the training version.
  */
-export function collectionLsaFingerprint(store: CollectionStore, chunkSettings: string): string {
-  const documents = store
-    .listDocuments()
+export async function collectionLsaFingerprint(store: CollectionIndexStore, chunkSettings: string): Promise<string> {
+  const documents = (await store.listDocuments())
     .map((document) => `${document.sourceId}\t${document.sha256}`)
     .sort();
   return fingerprint([...documents, `analyzer=${ANALYZER_VERSION}`, `chunks=${chunkSettings}`, `lsa=${COLLECTION_LSA_VERSION}`]);
@@ -72,7 +71,7 @@ export interface UpdateDenseOptions {
 
 /** Brings the collection's vectors in line with `choice` (see the module doc). Never throws for a model that fails to load: dense is then off, with the reason. */
 export async function updateCollectionDense(
-  store: CollectionStore,
+  store: CollectionIndexStore,
   choice: DenseChoice,
   options: UpdateDenseOptions,
 ): Promise<CollectionDenseResult> {
@@ -88,30 +87,30 @@ export async function updateCollectionDense(
       result = await updateTransformers(store, choice, options);
       break;
   }
-  store.setManifest("dense", result.dense);
-  store.setManifest("dense_model", result.model ?? "");
-  store.setManifest("dense_off_reason", result.reason ?? "");
+  await store.setManifest("dense", result.dense);
+  await store.setManifest("dense_model", result.model ?? "");
+  await store.setManifest("dense_off_reason", result.reason ?? "");
   return result;
 }
 
-async function updateLsa(store: CollectionStore, options: UpdateDenseOptions): Promise<CollectionDenseResult> {
-  const current = collectionLsaFingerprint(store, options.chunkSettings);
-  if (store.getManifest("lsa_fingerprint") === current) {
-    const offReason = store.getManifest("lsa_off_reason") ?? "";
+async function updateLsa(store: CollectionIndexStore, options: UpdateDenseOptions): Promise<CollectionDenseResult> {
+  const current = await collectionLsaFingerprint(store, options.chunkSettings);
+  if (await store.getManifest("lsa_fingerprint") === current) {
+    const offReason = await store.getManifest("lsa_off_reason") ?? "";
     if (offReason !== "") return { dense: "off", reason: offReason, trained: false, vectorsComputed: 0 };
-    const stored = loadLsa(store, store.getManifest("lsa_model") ?? "");
+    const stored = await loadLsa(store, await store.getManifest("lsa_model") ?? "");
     if (stored) {
       const vectorsComputed = await embedMissingLsa(store, stored, options.signal);
       return { dense: "lsa", model: stored.id, trained: false, vectorsComputed };
     }
   }
 
-  const rows = store.chunkTerms();
-  const off = (reason: string): CollectionDenseResult => {
-    store.deleteVectorsExcept("");
-    store.setManifest("lsa_fingerprint", current);
-    store.setManifest("lsa_model", "");
-    store.setManifest("lsa_off_reason", reason);
+  const rows = await store.chunkTerms();
+  const off = async (reason: string): Promise<CollectionDenseResult> => {
+    await store.deleteVectorsExcept("");
+    await store.setManifest("lsa_fingerprint", current);
+    await store.setManifest("lsa_model", "");
+    await store.setManifest("lsa_off_reason", reason);
     return { dense: "off", reason, trained: false, vectorsComputed: 0 };
   };
   if (rows.length < COLLECTION_LSA_MIN_CHUNKS) {
@@ -123,13 +122,13 @@ async function updateLsa(store: CollectionStore, options: UpdateDenseOptions): P
   if (!model) {
     return off(`a coleção "${store.name}" não tem vocabulário suficiente para treinar o modelo LSA (busca só léxica)`);
   }
-  store.saveModel(model.id, model.serialize());
-  store.deleteVectorsExcept(model.id);
+  await store.saveModel(model.id, model.serialize());
+  await store.deleteVectorsExcept(model.id);
   const vectorsComputed = await embedMissingLsa(store, model, options.signal);
   // Written last: a crash before this point retrains (deterministically, same id) and embeds what is missing.
-  store.setManifest("lsa_model", model.id);
-  store.setManifest("lsa_off_reason", "");
-  store.setManifest("lsa_fingerprint", current);
+  await store.setManifest("lsa_model", model.id);
+  await store.setManifest("lsa_off_reason", "");
+  await store.setManifest("lsa_fingerprint", current);
   return { dense: "lsa", model: model.id, trained: true, vectorsComputed };
 }
 
@@ -151,9 +150,9 @@ export function trainCollectionLsa(documentTerms: readonly (readonly string[])[]
   return undefined;
 }
 
-function loadLsa(store: CollectionStore, id: string): LsaModel | undefined {
+async function loadLsa(store: CollectionIndexStore, id: string): Promise<LsaModel | undefined> {
   if (id === "") return undefined;
-  const data = store.loadModel(id);
+  const data = await store.loadModel(id);
   if (!data) return undefined;
   try {
     return deserializeLsa(data);
@@ -162,12 +161,12 @@ function loadLsa(store: CollectionStore, id: string): LsaModel | undefined {
   }
 }
 
-async function embedMissingLsa(store: CollectionStore, model: LsaModel, signal: AbortSignal | undefined): Promise<number> {
-  const missing = store.chunksMissingVectors(model.id);
+async function embedMissingLsa(store: CollectionIndexStore, model: LsaModel, signal: AbortSignal | undefined): Promise<number> {
+  const missing = await store.chunksMissingVectors(model.id);
   for (let start = 0; start < missing.length; start += LSA_BATCH) {
     signal?.throwIfAborted();
     const batch = missing.slice(start, start + LSA_BATCH);
-    store.saveVectors(
+    await store.saveVectors(
       model.id,
       batch.map((row) => ({ id: row.id, vector: model.embedTerms(row.terms) })),
     );
@@ -177,7 +176,7 @@ async function embedMissingLsa(store: CollectionStore, model: LsaModel, signal: 
 }
 
 async function updateTransformers(
-  store: CollectionStore,
+  store: CollectionIndexStore,
   choice: Extract<DenseChoice, { kind: "transformers" }>,
   options: UpdateDenseOptions,
 ): Promise<CollectionDenseResult> {
@@ -191,8 +190,8 @@ async function updateTransformers(
   }
   if (!embedder) return { dense: "off", reason: modelFailure(choice.model, undefined), trained: false, vectorsComputed: 0 };
   const key = embedder.id;
-  store.deleteVectorsExcept(key);
-  const missing = store.chunksMissingVectors(key);
+  await store.deleteVectorsExcept(key);
+  const missing = await store.chunksMissingVectors(key);
   for (let start = 0; start < missing.length; start += TRANSFORMERS_BATCH) {
     options.signal?.throwIfAborted();
     const batch = missing.slice(start, start + TRANSFORMERS_BATCH);
@@ -200,7 +199,7 @@ async function updateTransformers(
       batch.map((row) => row.text),
       "document",
     );
-    store.saveVectors(
+    await store.saveVectors(
       key,
       batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),
     );
@@ -229,18 +228,18 @@ export interface CollectionEmbedder {
  * computed with. Otherwise the reason the dense side is off.
  */
 export async function loadCollectionEmbedder(
-  store: CollectionStore,
+  store: CollectionIndexStore,
   choice: DenseChoice,
   preloaded?: Embedder,
 ): Promise<CollectionEmbedder> {
   if (choice.kind === "none") return { reason: choice.reason };
   const stale = `a coleção "${store.name}" não tem vetores para EMBEDDING_MODEL atual; recarregue-a (busca só léxica)`;
-  const dense = store.getManifest("dense");
-  const model = store.getManifest("dense_model") ?? "";
-  if (dense === "off") return { reason: store.getManifest("dense_off_reason") || stale };
+  const dense = await store.getManifest("dense");
+  const model = await store.getManifest("dense_model") ?? "";
+  if (dense === "off") return { reason: await store.getManifest("dense_off_reason") || stale };
   if (dense !== choice.kind || model === "") return { reason: stale };
   if (choice.kind === "lsa") {
-    const lsa = loadLsa(store, model);
+    const lsa = await loadLsa(store, model);
     return lsa ? { embedder: createLsaEmbedder(lsa), model } : { reason: stale };
   }
   let embedder = preloaded;

@@ -1,5 +1,5 @@
 /**
- * Brings one collection's index (its CollectionStore) in line with its source. Incremental:
+ * Brings one collection's index (its CollectionIndexStore) in line with its source. Incremental:
  *
  * - The source is read first (folder or MySQL table). A source that fails as a whole (folder
  *   missing, MySQL down) throws its typed error before the store is touched: nothing already
@@ -15,7 +15,7 @@
  * - A change of the chunk settings or of the analyzer re-chunks every document.
  * - Then the dense side (see ./dense.ts).
  */
-import type { CollectionStore } from "../../adapters/store/collection-store.js";
+import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/documents/chunker.js";
@@ -43,7 +43,7 @@ export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUN
 export const CHUNK_FORMAT_VERSION = "chunks/v1";
 
 export interface ReloadCollectionOptions {
-  store: CollectionStore;
+  store: CollectionIndexStore;
   settings: CollectionIndexSettings;
   logger?: CollectionLogger;
   /** Dense side; default parseDenseChoice(settings.EMBEDDING_MODEL). */
@@ -132,14 +132,14 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   signal?.throwIfAborted();
 
   const chunkSettings = chunkSettingsKey(settings);
-  const rechunkAll = store.getManifest("chunk_settings") !== chunkSettings || store.getManifest("analyzer_version") !== ANALYZER_VERSION;
-  const known = new Map(store.listDocuments().map((document) => [document.sourceId, document]));
+  const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;
+  const known = new Map((await store.listDocuments()).map((document) => [document.sourceId, document]));
   const summary = { added: 0, changed: 0, unchanged: 0, removed: 0 };
 
   // Documents the source no longer offers (gone, or skipped this time).
   const offered = new Set(documents.map((document) => document.sourceId));
-  const remove = (sourceId: string): void => {
-    if (!store.removeDocument(sourceId)) return;
+  const remove = async (sourceId: string): Promise<void> => {
+    if (!(await store.removeDocument(sourceId))) return;
     summary.removed++;
     if (skippedIds.has(sourceId)) {
       warn({
@@ -150,7 +150,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     }
   };
   for (const sourceId of known.keys()) {
-    if (!offered.has(sourceId)) remove(sourceId);
+    if (!offered.has(sourceId)) await remove(sourceId);
   }
 
   for (const [i, document] of documents.entries()) {
@@ -160,19 +160,19 @@ export async function reloadCollection(source: CollectionSource, options: Reload
       summary.unchanged++;
       continue;
     }
-    const written = indexDocument(document, source, store, settings, warn);
+    const written = await indexDocument(document, source, store, settings, warn);
     if (!written) {
       // Could not be chunked: not a usable version; drop the old one as for any skipped document.
       skippedIds.add(document.sourceId);
-      if (record) remove(document.sourceId);
+      if (record) await remove(document.sourceId);
       continue;
     }
     if (record) summary.changed++;
     else summary.added++;
     if (i % 25 === 24) await yieldToEventLoop();
   }
-  store.setManifest("chunk_settings", chunkSettings);
-  store.setManifest("analyzer_version", ANALYZER_VERSION);
+  await store.setManifest("chunk_settings", chunkSettings);
+  await store.setManifest("analyzer_version", ANALYZER_VERSION);
 
   const choice = options.dense ?? parseDenseChoice(settings.EMBEDDING_MODEL);
   const dense = await updateCollectionDense(store, choice, {
@@ -185,12 +185,12 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     const level = choice.kind === "none" ? "info" : "warn";
     logger?.[level]("collection_dense_off", { collection, reason: dense.reason });
   }
-  store.setManifest("reloaded_at", new Date().toISOString());
+  await store.setManifest("reloaded_at", new Date().toISOString());
 
   const result: CollectionReloadSummary = {
     collection,
-    documents: store.documentCount(),
-    chunks: store.chunkCount(),
+    documents: await store.documentCount(),
+    chunks: await store.chunkCount(),
     ...summary,
     skipped: skippedIds.size,
     warnings,
@@ -221,13 +221,13 @@ type WarnFn = (warning: CollectionWarning, level?: "warn" | "error", fields?: Re
  * Splits, chunks, analyses and writes one document (one transaction). False when it cannot be
  * chunked (warned).
  */
-function indexDocument(
+async function indexDocument(
   document: RawDocument,
   source: CollectionSource,
-  store: CollectionStore,
+  store: CollectionIndexStore,
   settings: CollectionIndexSettings,
   warn: WarnFn,
-): boolean {
+): Promise<boolean> {
   const split = splitMetaBlock(document.content);
   if (split.problem) {
     warn(
@@ -260,7 +260,7 @@ function indexDocument(
   // A folder's discipline is its sub-folder unless the block says otherwise; a row's is its column.
   const blockDiscipline = split.meta?.discipline?.replace(/\s+/g, " ").trim();
   const discipline = source.kind === "folder" && blockDiscipline ? blockDiscipline : document.discipline;
-  store.upsertDocument({
+  await store.upsertDocument({
     sourceId: document.sourceId,
     discipline,
     slug: document.slug,

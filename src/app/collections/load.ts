@@ -3,13 +3,13 @@
  * dense side and the embedder they were computed with, as a ready DocumentSearch. Reads only:
  * nothing is trained or embedded here (that is reloadCollection's job).
  */
-import type { CollectionStore } from "../../adapters/store/collection-store.js";
+import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
 import type { Settings } from "../../config/settings.js";
 import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/documents/search.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
 import { parseDenseChoice } from "../dense.js";
 import { loadScopeResources } from "../scope.js";
-import { loadCollectionEmbedder } from "./dense.js";
+import { loadCollectionEmbedder, type CollectionDenseKind } from "./dense.js";
 
 export interface LoadedCollection {
   name: string;
@@ -17,6 +17,8 @@ export interface LoadedCollection {
   /** Documents and chunks in the index. */
   documents: number;
   chunks: number;
+  /** The dense side it is served with. */
+  dense: CollectionDenseKind;
   /** Why the collection has no dense side (Portuguese), when it has none. */
   denseOffReason?: string;
 }
@@ -47,17 +49,18 @@ export function documentSearchSettings(settings: Omit<CollectionLoadSettings, "E
  */
 export async function loadCollection(
   name: string,
-  store: CollectionStore,
+  store: CollectionIndexStore,
   settings: CollectionLoadSettings,
   embedder?: Embedder,
 ): Promise<LoadedCollection> {
-  const chunks = store.loadChunks();
-  const dense = await loadCollectionEmbedder(store, parseDenseChoice(settings.EMBEDDING_MODEL), embedder);
+  const chunks = await store.loadChunks();
+  const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
+  const dense = await loadCollectionEmbedder(store, choice, embedder);
   let matrix: Float32Array | undefined;
   let reason = dense.reason;
   if (dense.embedder && dense.model) {
     const dims = dense.embedder.dimensions;
-    const vectors = store.loadVectors(dense.model);
+    const vectors = await store.loadVectors(dense.model);
     if (vectors.size === 0 && chunks.length > 0) {
       reason = `a coleção "${name}" não tem vetores calculados; recarregue-a (busca só léxica)`;
     } else {
@@ -82,7 +85,13 @@ export async function loadCollection(
     },
     documentSearchSettings(settings),
   );
-  const loaded: LoadedCollection = { name, search, documents: store.documentCount(), chunks: chunks.length };
+  const loaded: LoadedCollection = {
+    name,
+    search,
+    documents: await store.documentCount(),
+    chunks: chunks.length,
+    dense: !useDense ? "off" : choice.kind === "transformers" ? "transformers" : "lsa",
+  };
   if (!useDense && reason !== undefined) loaded.denseOffReason = reason;
   return loaded;
 }

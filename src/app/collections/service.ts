@@ -3,10 +3,20 @@
  * one loaded search per collection, and the reload that re-reads a collection's source.
  * Reloads of the same collection run one after another; a failing source keeps the search
  * that was being served.
+ *
+ * On a shared store (VECTOR_STORE=chroma) collections are the deployment's, not the process's:
+ * a reload takes the collection's lock, writes to the store, bumps its generation and lists it
+ * there; every replica polls (CHROMA_POLL_MS) and serves new collections and new generations
+ * without reading any source. A replica without a collection's source "reloads" it by loading
+ * the newest indexed version.
  */
+import { hostname } from "node:os";
 import path from "node:path";
-import { CollectionStore } from "../../adapters/store/collection-store.js";
+import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
+import { openCollectionStores, type CollectionStores } from "../../adapters/store/open.js";
+import { GENERATION_KEY, type IndexLock } from "../../adapters/store/store.js";
 import type { Settings } from "../../config/settings.js";
+import { storeConfig } from "../runtime.js";
 import { discoverCollections, type CollectionSource, type CollectionWarning } from "./sources.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./indexer.js";
 import { loadCollection, type LoadedCollection } from "./load.js";
@@ -37,7 +47,10 @@ export class CollectionReloadError extends Error {
 
 export interface CollectionStatus {
   name: string;
-  kind: CollectionSource["kind"];
+  /** The kind of its source (folder or mysql), as the replica that indexed it recorded. */
+  kind: string;
+  /** False when this process does not read the source and serves what the shared store holds. */
+  sourceHere: boolean;
   documents: number;
   chunks: number;
   disciplines: string[];
@@ -48,9 +61,15 @@ export interface CollectionStatus {
 }
 
 interface Entry {
-  source: CollectionSource;
-  store: CollectionStore;
+  name: string;
+  kind: string;
+  /** The source this process reads; undefined for a collection another replica indexes. */
+  source: CollectionSource | undefined;
+  /** Opened on first use (a file that cannot be opened is an error of that collection only). */
+  opened: CollectionIndexStore | undefined;
   loaded: LoadedCollection | undefined;
+  /** The shared store's generation the loaded search was read at. */
+  generation: string | undefined;
   running: Promise<CollectionReloadSummary> | undefined;
   lastReload: CollectionStatus["lastReload"];
   error: CollectionStatus["error"];
@@ -58,30 +77,37 @@ interface Entry {
 
 const silent: CollectionLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** How long a reload's lock on a shared store lives without renewal (renewed every third of it). */
+export const COLLECTION_LOCK_TTL_MS = 30_000;
+const LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+
 export class CollectionService {
   private readonly entries = new Map<string, Entry>();
+  private stores: CollectionStores | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
 
   constructor(
     private readonly settings: Settings,
     private readonly logger: CollectionLogger = silent,
-  ) {}
+    stores?: CollectionStores,
+  ) {
+    this.stores = stores;
+  }
 
   /**
-   * Discovers the collections and loads what their stores already hold (sources are not read).
-   * A collection whose store cannot be opened or read is logged and left out (the next reload
-   * tries again); the others, and the server, go on.
+   * Discovers the collections (local sources, and on a shared store those indexed there) and
+   * loads what their stores already hold (sources are not read). A collection whose store cannot
+   * be opened or read is logged and left out (the next reload or poll tries again); the others,
+   * and the server, go on.
    */
   async open(): Promise<void> {
-    for (const source of this.discover()) {
-      try {
-        await this.loadEntry(this.entryFor(source));
-      } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
-        const message = `não foi possível ler o índice da coleção "${source.name}": ${detail}`;
-        const entry = this.entries.get(source.name);
-        if (entry) entry.error = { code: "collection_load_failed", message };
-        this.logger.error("collection load failed", { collection: source.name, code: "collection_load_failed", message });
-      }
+    this.stores ??= await openCollectionStores(storeConfig(this.settings));
+    for (const source of this.discover()) await this.loadSafely(this.entryFor(source.name, source.kind, source));
+    await this.adoptIndexed();
+    if (this.stores.shared && !this.poller) {
+      this.poller = setInterval(() => void this.poll(), this.settings.CHROMA_POLL_MS);
+      this.poller.unref();
     }
   }
 
@@ -106,17 +132,22 @@ export class CollectionService {
 
   /**
    * Re-reads the sources (all collections, or one) and serves the new index. A collection
-   * whose source fails keeps serving what it had, and its error shows in status().
+   * whose source fails keeps serving what it had, and its error shows in status(). On a shared
+   * store, a collection whose source this process does not have is loaded from the store.
    */
   async reload(name?: string): Promise<CollectionReloadSummary[]> {
-    const sources = this.discover();
-    if (name !== undefined && !sources.some((source) => source.name === name)) {
-      throw new CollectionNotFoundError(name, sources.map((source) => source.name));
-    }
+    const sources = new Map(this.discover().map((source) => [source.name, source]));
+    for (const entry of this.entries.values()) entry.source = sources.get(entry.name);
+    for (const source of sources.values()) this.entryFor(source.name, source.kind, source);
+    await this.adoptIndexed();
+    // A local collection whose source is gone keeps being served but cannot be reloaded.
+    const reloadable = [...this.entries.values()].filter((entry) => entry.source !== undefined || this.stores!.shared);
+    const names = reloadable.map((entry) => entry.name).sort();
+    if (name !== undefined && !names.includes(name)) throw new CollectionNotFoundError(name, names);
     const summaries: CollectionReloadSummary[] = [];
-    for (const source of sources) {
-      if (name !== undefined && source.name !== name) continue;
-      summaries.push(await this.reloadEntry(this.entryFor(source)));
+    for (const entry of reloadable.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (name !== undefined && entry.name !== name) continue;
+      summaries.push(await this.reloadEntry(entry));
     }
     return summaries;
   }
@@ -127,7 +158,8 @@ export class CollectionService {
       const loaded = entry.loaded;
       return {
         name,
-        kind: entry.source.kind,
+        kind: entry.kind,
+        sourceHere: entry.source !== undefined,
         documents: loaded?.documents ?? 0,
         chunks: loaded?.chunks ?? 0,
         disciplines: loaded?.search.disciplines() ?? [],
@@ -139,11 +171,15 @@ export class CollectionService {
     });
   }
 
-  /** Waits for running reloads, then closes the stores. */
+  /** Stops polling, waits for running reloads, then closes the stores. */
   async close(): Promise<void> {
+    clearInterval(this.poller);
+    this.poller = undefined;
+    await this.polling;
     await Promise.allSettled([...this.entries.values()].map((entry) => entry.running));
-    for (const entry of this.entries.values()) entry.store.close();
+    for (const entry of this.entries.values()) await entry.opened?.close();
     this.entries.clear();
+    this.stores?.close();
   }
 
   private discover(): CollectionSource[] {
@@ -151,25 +187,82 @@ export class CollectionService {
     return discoverCollections(settings, (warning: CollectionWarning) => this.logger.warn(warning.code, { ...warning }));
   }
 
-  private entryFor(source: CollectionSource): Entry {
-    let entry = this.entries.get(source.name);
+  private entryFor(name: string, kind: string, source: CollectionSource | undefined): Entry {
+    let entry = this.entries.get(name);
     if (!entry) {
-      entry = {
-        source,
-        store: CollectionStore.open(path.resolve(this.settings.DATA_DIR), source.name),
-        loaded: undefined,
-        running: undefined,
-        lastReload: null,
-        error: null,
-      };
-      this.entries.set(source.name, entry);
+      entry = { name, kind, source, opened: undefined, loaded: undefined, generation: undefined, running: undefined, lastReload: null, error: null };
+      this.entries.set(name, entry);
     }
-    entry.source = source;
+    if (source) {
+      entry.source = source;
+      entry.kind = source.kind;
+    }
     return entry;
   }
 
+  /** Adds (and loads) the collections other replicas indexed in the shared store. */
+  private async adoptIndexed(): Promise<void> {
+    if (!this.stores?.shared) return;
+    let indexed: { name: string; kind: string }[];
+    try {
+      indexed = await this.stores.indexed();
+    } catch (error) {
+      this.logger.warn("collection list failed", { message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    for (const { name, kind } of indexed) {
+      if (this.entries.has(name)) continue;
+      await this.loadSafely(this.entryFor(name, kind, undefined));
+    }
+  }
+
+  /** One look at the shared store: new collections, and new generations of those served. */
+  private poll(): Promise<void> {
+    this.polling ??= (async () => {
+      try {
+        await this.adoptIndexed();
+        for (const entry of this.entries.values()) {
+          if (entry.running) continue;
+          const generation = await this.store(entry).getManifest(GENERATION_KEY);
+          if (generation === entry.generation && entry.loaded) continue;
+          this.logger.info("collection generation changed", { collection: entry.name, from: entry.generation ?? null, to: generation ?? null });
+          await this.loadSafely(entry);
+        }
+      } catch (error) {
+        this.logger.warn("collection poll failed", { message: error instanceof Error ? error.message : String(error) });
+      } finally {
+        this.polling = undefined;
+      }
+    })();
+    return this.polling;
+  }
+
+  private store(entry: Entry): CollectionIndexStore {
+    entry.opened ??= this.stores!.open(entry.name);
+    return entry.opened;
+  }
+
+  private async loadSafely(entry: Entry): Promise<void> {
+    try {
+      await this.loadEntry(entry);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      const message = `não foi possível ler o índice da coleção "${entry.name}": ${detail}`;
+      // Left out until a reload or a poll manages to read it.
+      if (!entry.loaded) {
+        this.entries.delete(entry.name);
+        await Promise.resolve(entry.opened?.close()).catch(() => undefined);
+      } else entry.error = { code: "collection_load_failed", message };
+      this.logger.error("collection load failed", { collection: entry.name, code: "collection_load_failed", message });
+    }
+  }
+
   private async loadEntry(entry: Entry): Promise<void> {
-    entry.loaded = await loadCollection(entry.source.name, entry.store, this.settings);
+    // Read before the chunks: a write that lands meanwhile shows as a newer generation at the next poll.
+    const generation = this.store(entry).shared ? await this.store(entry).getManifest(GENERATION_KEY) : undefined;
+    entry.loaded = await loadCollection(entry.name, this.store(entry), this.settings);
+    entry.generation = generation;
+    if (entry.error?.code === "collection_load_failed") entry.error = null;
   }
 
   private reloadEntry(entry: Entry): Promise<CollectionReloadSummary> {
@@ -178,8 +271,7 @@ export class CollectionService {
       .catch(() => undefined)
       .then(async () => {
         try {
-          const summary = await reloadCollection(entry.source, { store: entry.store, settings: this.settings, logger: this.logger });
-          await this.loadEntry(entry);
+          const summary = entry.source ? await this.indexEntry(entry, entry.source) : await this.refreshEntry(entry);
           entry.error = null;
           entry.lastReload = {
             finishedAt: new Date().toISOString(),
@@ -190,17 +282,17 @@ export class CollectionService {
             removed: summary.removed,
             skipped: summary.skipped,
           };
-          this.logger.info("collection reloaded", { collection: entry.source.name, ms: summary.ms, documents: summary.documents, chunks: summary.chunks });
+          this.logger.info("collection reloaded", { collection: entry.name, ms: summary.ms, documents: summary.documents, chunks: summary.chunks });
           return summary;
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           const failure = new CollectionReloadError(
-            entry.source.name,
+            entry.name,
             typeof code === "string" ? code : "collection_reload_failed",
             error instanceof Error ? error.message : String(error),
           );
           entry.error = { code: failure.code, message: failure.message };
-          this.logger.error("collection reload failed", { collection: entry.source.name, code: failure.code, message: failure.message });
+          this.logger.error("collection reload failed", { collection: entry.name, code: failure.code, message: failure.message });
           throw failure;
         }
       });
@@ -211,5 +303,72 @@ export class CollectionService {
       })
       .catch(() => undefined);
     return next;
+  }
+
+  /** Reads the source into the store (under the lock on a shared one), then serves it. */
+  private async indexEntry(entry: Entry, source: CollectionSource): Promise<CollectionReloadSummary> {
+    const lock = await this.lock(entry);
+    const lost = new AbortController();
+    const renewal = lock
+      ? setInterval(() => {
+          void lock.renew().then(
+            (held) => held || lost.abort(new CollectionReloadError(entry.name, "index_lock_lost", "A trava de indexação da coleção expirou e foi tomada por outra réplica.")),
+            () => undefined,
+          );
+        }, COLLECTION_LOCK_TTL_MS / 3)
+      : undefined;
+    try {
+      const summary = await reloadCollection(source, { store: this.store(entry), settings: this.settings, logger: this.logger, ...(lock ? { signal: lost.signal } : {}) });
+      if (this.store(entry).shared) {
+        const current = Number((await this.store(entry).getManifest(GENERATION_KEY)) ?? "0");
+        await this.store(entry).setManifest(GENERATION_KEY, String((Number.isFinite(current) ? current : 0) + 1));
+        await this.stores!.register(entry.name, source.kind);
+      }
+      await this.loadEntry(entry);
+      return summary;
+    } finally {
+      clearInterval(renewal);
+      await lock?.release().catch(() => undefined);
+    }
+  }
+
+  /** On a shared store: the collection's lock, or `index_locked` naming who holds it. Nothing to take for a local file. */
+  private async lock(entry: Entry): Promise<IndexLock | undefined> {
+    if (!this.store(entry).shared) return undefined;
+    const attempt = await this.store(entry).tryLockIndexing(LOCK_OWNER, COLLECTION_LOCK_TTL_MS);
+    if (attempt.acquired) return attempt.lock;
+    throw new CollectionReloadError(
+      entry.name,
+      "index_locked",
+      `outra réplica (${attempt.owner}) está recarregando esta coleção; a trava vale até ${new Date(attempt.expiresAt).toISOString()} se ela não a renovar.`,
+    );
+  }
+
+  /** A collection whose source is elsewhere: load the newest version the shared store holds. */
+  private async refreshEntry(entry: Entry): Promise<CollectionReloadSummary> {
+    const started = performance.now();
+    await this.loadEntry(entry);
+    const loaded = entry.loaded!;
+    return {
+      collection: entry.name,
+      documents: loaded.documents,
+      chunks: loaded.chunks,
+      added: 0,
+      changed: 0,
+      unchanged: loaded.documents,
+      removed: 0,
+      skipped: 0,
+      warnings: [
+        {
+          code: "source_not_here",
+          sourceId: "",
+          message: `Esta réplica não lê a fonte da coleção "${entry.name}"; carregou a versão indexada mais recente do armazenamento compartilhado.`,
+        },
+      ],
+      dense: loaded.dense,
+      ...(loaded.denseOffReason === undefined ? {} : { denseOffReason: loaded.denseOffReason }),
+      vectorsComputed: 0,
+      ms: Math.round(performance.now() - started),
+    };
   }
 }

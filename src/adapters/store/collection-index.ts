@@ -1,0 +1,93 @@
+import type { IndexedChunk } from "../../core/documents/types.js";
+import type { Awaitable, LockAttempt } from "./store.js";
+
+/**
+ * The storage interface of one document collection, implemented by its SQLite file
+ * (`CollectionStore`, the default, synchronous) and by a shared ChromaDB server
+ * (`ChromaCollectionStore`). Every method may answer directly or with a promise; callers
+ * always `await`. Same contract as the Bible's IndexStore: a document is written whole (its
+ * old chunks and their vectors go), one dense model and one model's vectors at a time, and
+ * on a shared store the indexing lock and a generation replicas poll.
+ */
+export interface CollectionIndexStore {
+  /** The collection's name. */
+  readonly name: string;
+  /** Where the data lives, for logs (a file path or a server URL). */
+  readonly location: string;
+  /** True when several processes may serve it (then a reload takes the lock and bumps the generation). */
+  readonly shared: boolean;
+  close(): Awaitable<void>;
+
+  getManifest(key: string): Awaitable<string | undefined>;
+  setManifest(key: string, value: string): Awaitable<void>;
+
+  /** Every document (with its SHA-256 and status), ordered by source id. */
+  listDocuments(): Awaitable<StoredDocument[]>;
+  /** Writes a document whole: its old chunks (and their vectors) go, the new ones are written, status complete. */
+  upsertDocument(document: DocumentWrite): Awaitable<unknown>;
+  /** Removes a document with its chunks and vectors; whether it existed. */
+  removeDocument(sourceId: string): Awaitable<boolean>;
+  documentCount(): Awaitable<number>;
+  chunkCount(): Awaitable<number>;
+  /** Every chunk of a complete document, as the search core holds it, ordered by discipline, source id, position. */
+  loadChunks(): Awaitable<StoredChunk[]>;
+  /** Chunk ids of one document, by position (empty when the document is unknown). */
+  chunkIdsOf(sourceId: string): Awaitable<number[]>;
+  /** Id, text and analysed terms of every chunk, in the same order (for training). */
+  chunkTerms(): Awaitable<{ id: number; text: string; terms: string[] }[]>;
+
+  /** Stores a model and drops every other one. */
+  saveModel(id: string, data: Buffer): Awaitable<void>;
+  loadModel(id: string): Awaitable<Buffer | undefined>;
+  /** Chunks without a vector of `model`, in the chunk order. */
+  chunksMissingVectors(model: string): Awaitable<{ id: number; text: string; terms: string[] }[]>;
+  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): Awaitable<void>;
+  /** Deletes the vectors of every model but `model`; how many went. */
+  deleteVectorsExcept(model: string): Awaitable<number>;
+  loadVectors(model: string): Awaitable<Map<number, Float32Array>>;
+  vectorCount(model: string): Awaitable<number>;
+
+  /** Takes the collection's indexing lock for `ttlMs`, or says who holds it (always taken on a local file). */
+  tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;
+}
+
+export interface StoredDocument {
+  id: number;
+  sourceId: string;
+  discipline: string;
+  slug: string;
+  title: string;
+  sha256: string;
+  metaText?: string;
+  chunkCount: number;
+  status: "partial" | "complete";
+  indexedAt: string | null;
+}
+
+/** One chunk to write (see DocumentChunk); `terms` is `analyze(text).join(" ")`. */
+export interface ChunkWrite {
+  chunk: number;
+  page?: number;
+  pageEnd?: number;
+  title: string;
+  text: string;
+  body: string;
+  terms: string;
+}
+
+/** A whole document to write: replaces any previous version with the same `sourceId`. */
+export interface DocumentWrite {
+  sourceId: string;
+  discipline: string;
+  slug: string;
+  title: string;
+  sha256: string;
+  metaText?: string;
+  chunks: readonly ChunkWrite[];
+}
+
+/** A stored chunk as the search core holds it, plus its row id (the key of its vector). */
+export interface StoredChunk extends IndexedChunk {
+  id: number;
+}
+
