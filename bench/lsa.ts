@@ -4,7 +4,7 @@
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildContextWindows } from "../src/core/corpus/context.js";
-import { loadUsfxFile } from "../src/core/corpus/usfx.js";
+import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import { LsaModel, trainLsa } from "../src/core/embedding/lsa.js";
 import type { LsaOptions, LsaTrainingStats } from "../src/core/embedding/lsa.js";
 

@@ -10,7 +10,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { parseUsfx, readUsfxFile } from "../src/core/corpus/usfx.js";
+import { readUsfxFile } from "../src/adapters/sources/usfx-file.js";
+import { parseUsfx } from "../src/core/corpus/usfx.js";
 import type { Verse } from "../src/core/types.js";
 
 const BLIVRE = fileURLToPath(new URL("../corpus/por-blivre.usfx.xml", import.meta.url));

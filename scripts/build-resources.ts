@@ -23,7 +23,8 @@ import { gzipSync } from "node:zlib";
 import { cleanLemma, formatNominalizations, formatWordnetTab, parseMorphosemanticLinks, parseWordnetTab } from "../src/core/analysis/lexicon.js";
 import type { WordnetSynset } from "../src/core/analysis/lexicon.js";
 import { findProjectRoot } from "../src/project-root.js";
-import { CROSS_REFERENCES_FILE, formatCrossReferences, parseCrossReferenceColumns, CrossReferenceIndex } from "../src/core/bible/cross-references.js";
+import { CROSS_REFERENCES_FILE } from "../src/adapters/sources/cross-references-file.js";
+import { formatCrossReferences, parseCrossReferenceColumns, CrossReferenceIndex } from "../src/core/bible/cross-references.js";
 
 const EXPECTED_SHA256: Record<string, string> = {
   "reference/openbible/cross_references.txt": "040598e61fdd7ee28cd06f9c828a18ff3b3b714fa2116a0745fd168059f69aec",

@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildContextWindows, type VerseWithContext } from "../src/core/corpus/context.js";
-import { loadUsfxFile } from "../src/core/corpus/usfx.js";
+import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import type { Verse } from "../src/core/types.js";
 
 const FILE = fileURLToPath(new URL("../corpus/por-blivre.usfx.xml", import.meta.url));

@@ -3,15 +3,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  CROSS_REFERENCES_FILE,
   type CrossReferenceIndex,
   decodeVerseKey,
   formatCrossReferences,
-  loadCrossReferences,
   parseCrossReferenceColumns,
   parseCrossReferences,
   verseKey,
 } from "../src/core/bible/cross-references.js";
+import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../src/adapters/sources/cross-references-file.js";
 import { OSIS_BOOKS, USFX_BOOKS, bookIndexOf, osisToUsfx, usfxToOsis } from "../src/core/bible/osis.js";
 import { CANON_BOOK_CODES } from "../src/core/corpus/canon.js";
 

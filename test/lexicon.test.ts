@@ -5,12 +5,12 @@ import {
   cleanLemma,
   formatNominalizations,
   formatWordnetTab,
-  loadLexicon,
   modernizeSpelling,
   parseMorphosemanticLinks,
   parseNominalizations,
   parseWordnetTab,
 } from "../src/core/analysis/lexicon.js";
+import { loadLexicon } from "../src/adapters/sources/lexicon-files.js";
 
 /** Lines copied verbatim from OpenWordNet-PT's wn-data-por.tab (except the last two, made up). */
 const TAB_SAMPLE = [

@@ -1,9 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyze } from "../src/core/analysis/analyze.js";
-import { loadCrossReferences, parseCrossReferences } from "../src/core/bible/cross-references.js";
+import { loadCrossReferences } from "../src/adapters/sources/cross-references-file.js";
+import { parseCrossReferences } from "../src/core/bible/cross-references.js";
 import { buildContextWindows } from "../src/core/corpus/context.js";
-import { loadUsfxFile } from "../src/core/corpus/usfx.js";
+import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import { LsaModel, trainLsaFromBags, type TermBag } from "../src/core/embedding/lsa.js";
 import {
   LINKED_DOCUMENT_WEIGHTS,

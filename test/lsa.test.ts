@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildContextWindows } from "../src/core/corpus/context.js";
-import { loadUsfxFile } from "../src/core/corpus/usfx.js";
+import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import { SeededRandom, orthonormalizeColumns, randomizedSvd, symmetricEigen } from "../src/core/embedding/linalg.js";
 import type { CsrMatrix } from "../src/core/embedding/linalg.js";
 import { LsaModel, createLsaEmbedder, deserializeLsa, trainLsa } from "../src/core/embedding/lsa.js";

@@ -11,7 +11,7 @@ import {
   parseReference,
   validateReference,
 } from "../src/core/bible/references.js";
-import { loadUsfxFile } from "../src/core/corpus/usfx.js";
+import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import type { Verse } from "../src/core/types.js";
 
 const CORPUS = fileURLToPath(new URL("../corpus/por-blivre.usfx.xml", import.meta.url));

@@ -32,7 +32,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isCanonical } from "../src/core/corpus/canon.js";
-import { readUsfxFile, type UsfxBookInfo } from "../src/core/corpus/usfx.js";
+import { readUsfxFile } from "../src/adapters/sources/usfx-file.js";
+import type { UsfxBookInfo } from "../src/core/corpus/usfx.js";
 import type { Verse } from "../src/core/types.js";
 
 interface Loaded {

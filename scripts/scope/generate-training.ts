@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { analyzeWord, foldAccents, splitWords } from "../../src/core/analysis/index.js";
 import { parseTopicRows } from "../../src/core/scope/topics.js";
-import { loadUsfxFile } from "../../src/core/corpus/usfx.js";
+import { loadUsfxFile } from "../../src/adapters/sources/usfx-file.js";
 import { findProjectRoot } from "../../src/project-root.js";
 
 const root = findProjectRoot(import.meta.url);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { IndexStore, MissingVector } from "../adapters/store/store.js";
-import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../core/bible/cross-references.js";
+import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../adapters/sources/cross-references-file.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { analyzeTokens } from "../core/analysis/index.js";
 import { createLsaEmbedder, deserializeLsa, lsaTerms, trainLsaFromBags, type LsaModel } from "../core/embedding/lsa.js";

@@ -3,10 +3,11 @@ import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
+import { loadUsfxFile, usfxSourceName } from "../adapters/sources/usfx-file.js";
 import { GENERATION_KEY, StoreError, type IndexLock, type IndexStore, type VerseInsert } from "../adapters/store/store.js";
 import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
-import { loadUsfxFile, usfxSourceName, UsfxError } from "../core/corpus/usfx.js";
+import { UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { DENSE_DOCUMENT_FORMAT, documentVectorizer, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
 

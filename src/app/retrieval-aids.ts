@@ -1,5 +1,6 @@
-import { loadLexicon } from "../core/analysis/lexicon.js";
-import { loadCrossReferences, type CrossReferenceIndex } from "../core/bible/cross-references.js";
+import { loadCrossReferences } from "../adapters/sources/cross-references-file.js";
+import { loadLexicon } from "../adapters/sources/lexicon-files.js";
+import type { CrossReferenceIndex } from "../core/bible/cross-references.js";
 import type { ScopeGateData } from "../core/scope/gate.js";
 import type { CrossLinks, QueryExpander } from "../core/search/engine.js";
 import { loadScopeResources } from "./scope.js";

@@ -1,6 +1,6 @@
 import type { IndexStore } from "../adapters/store/store.js";
 import { sha256File } from "../app/indexer.js";
-import { usfxSourceName } from "../core/corpus/usfx.js";
+import { usfxSourceName } from "../adapters/sources/usfx-file.js";
 
 /** The corpus files against the stored index: which are indexed as they are now, which are behind (and why), which left. */
 export interface CorpusComparison {

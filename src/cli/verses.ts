@@ -6,7 +6,7 @@ import { storeConfig } from "../app/runtime.js";
 import type { Settings } from "../config/settings.js";
 import { bookByCode } from "../core/bible/books.js";
 import { buildVersification, expandReference, validateReference, type BibleReference } from "../core/bible/references.js";
-import { loadUsfxFile, usfxSourceName } from "../core/corpus/usfx.js";
+import { loadUsfxFile, usfxSourceName } from "../adapters/sources/usfx-file.js";
 import type { Verse } from "../core/types.js";
 import { InputError } from "./errors.js";
 import { requireCorpusFiles } from "./folders.js";

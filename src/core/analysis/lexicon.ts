@@ -2,7 +2,8 @@
  * Portuguese lexicon for query expansion: synonyms (words sharing a WordNet synset) and
  * verb↔noun nominalization partners (perdoar↔perdão).
  *
- * Data (resources/lexicon/, see its README.md and scripts/build-resources.ts):
+ * Data (resources/lexicon/, see its README.md and scripts/build-resources.ts; read from disk by
+ * adapters/sources/lexicon-files.ts, this module only parses text):
  * - `wn-data-por.single-words.tab`: OpenWordNet-PT synsets, single-word lemmas only (CC BY-SA);
  * - `nominalizations.tsv`: NomLex-PT verb↔noun pairs from OpenWordNet-PT (CC BY 4.0);
  * - `nominalizations-extra.tsv`: a few pairs the project added (amar↔amor, temer↔temor, …).
@@ -20,11 +21,7 @@
  *   Noun plurals listed by NomLex-PT ("perdões") also resolve to their singular.
  * - No stemming here: callers pass a lemma or the word as typed.
  */
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { foldAccents } from "./fold.js";
-import { findProjectRoot } from "../../project-root.js";
 
 /** A WordNet synset with its (cleaned, single-word) lemmas. */
 export interface WordnetSynset {
@@ -97,16 +94,6 @@ export const BLOCKED_LEMMAS: readonly string[] = Object.freeze([
   "bosta", "cacete", "cagalhão", "cagar", "chifrudo", "conas", "cu", "merda", "mijar", "peido",
   "pentelho", "pica", "picha", "pinar", "porra", "tesão",
 ]);
-
-/** File names inside the lexicon folder. */
-export const LEXICON_FILES = Object.freeze({
-  synsets: "wn-data-por.single-words.tab",
-  nominalizations: "nominalizations.tsv",
-  extraNominalizations: "nominalizations-extra.tsv",
-});
-
-/** Default lexicon folder, relative to the project root. */
-export const LEXICON_DIR = "resources/lexicon";
 
 // ---------------------------------------------------------------------------------------------
 // Word forms
@@ -438,24 +425,4 @@ export class Lexicon {
       .sort(([a, x], [b, y]) => Number(x) - Number(y) || collator.compare(a, b))
       .map(([partner]) => partner);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Loading
-
-
-/**
- * Loads the shipped lexicon from `dir` (default: resources/lexicon under the project root):
- * the synset subset, the NomLex-PT pairs and, when present, the project's extra pairs
- * (`extra: false` skips them).
- */
-export async function loadLexicon(dir?: string, options: { extra?: boolean } = {}): Promise<Lexicon> {
-  const folder = dir ?? join(findProjectRoot(), LEXICON_DIR);
-  const extraPath = join(folder, LEXICON_FILES.extraNominalizations);
-  const [tab, links, extra] = await Promise.all([
-    readFile(join(folder, LEXICON_FILES.synsets), "utf8"),
-    readFile(join(folder, LEXICON_FILES.nominalizations), "utf8"),
-    options.extra !== false && existsSync(extraPath) ? readFile(extraPath, "utf8") : Promise.resolve(""),
-  ]);
-  return new Lexicon(parseWordnetTab(tab), [...parseNominalizations(links), ...parseNominalizations(extra)]);
 }

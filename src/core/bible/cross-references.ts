@@ -3,7 +3,8 @@
  *
  * Data: resources/openbible/cross-references.tsv.gz, derived from OpenBible.info's
  * `cross_references.txt` (CC BY, www.openbible.info; see resources/openbible/README.md and
- * scripts/build-resources.ts). Credit "OpenBible.info" wherever these links are shown.
+ * scripts/build-resources.ts). Credit "OpenBible.info" wherever these links are shown. This
+ * module only parses text; adapters/sources/cross-references-file.ts reads the file.
  *
  * Memory: the ~341k links are held in typed arrays (10 bytes a link, CSR layout by source
  * verse), not as objects; `CrossReference` objects are only built for the links a caller asks
@@ -12,11 +13,6 @@
  * Verse keys: `bookIndex * 1_000_000 + chapter * 1000 + verse`, where bookIndex is the canonical
  * position (0 = GEN … 65 = REV, see osis.ts). Chapters ≤ 150 and verses ≤ 176 fit.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import { gunzip } from "node:zlib";
-import { findProjectRoot } from "../../project-root.js";
 import { OSIS_BOOKS, USFX_BOOKS, bookIndexOf } from "./osis.js";
 
 /** A link target: a verse (`endChapter === chapter && endVerse === verse`) or a range. */
@@ -33,9 +29,6 @@ export interface CrossReference {
 
 /** Links with fewer votes are dropped by the parser (and absent from the shipped file). */
 export const DEFAULT_MIN_VOTES = 1;
-
-/** Path of the shipped file, relative to the project root. */
-export const CROSS_REFERENCES_FILE = "resources/openbible/cross-references.tsv.gz";
 
 const BOOK_FACTOR = 1_000_000;
 const CHAPTER_FACTOR = 1000;
@@ -556,23 +549,4 @@ export function formatCrossReferences(index: CrossReferenceIndex, headerLines: r
     }
   }
   return `${out.join("\n")}\n`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Loading
-
-
-const gunzipAsync = promisify(gunzip);
-
-/**
- * Loads the shipped cross references (default: resources/openbible/cross-references.tsv.gz
- * under the project root). A path ending in `.gz` is gunzipped; any other is read as UTF-8.
- * Either format accepted by {@link parseCrossReferenceColumns} works, so the original
- * `cross_references.txt` can be loaded too.
- */
-export async function loadCrossReferences(path?: string, options: { minVotes?: number } = {}): Promise<CrossReferenceIndex> {
-  const file = path ?? join(findProjectRoot(), CROSS_REFERENCES_FILE);
-  const raw = await readFile(file);
-  const text = file.endsWith(".gz") ? (await gunzipAsync(raw)).toString("utf8") : raw.toString("utf8");
-  return parseCrossReferences(text, options);
 }

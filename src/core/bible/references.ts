@@ -729,15 +729,18 @@ export function parseReference(text: string): ParseResult {
   return parsed;
 }
 
+/** A verse number or a verse range ("16", "5-6", "5 – 6"), as typed after a chapter and a space. */
+const VERSE_OR_RANGE = `[0-9]{1,3}(?:${H}*[-\u2010-\u2014\u2212]${H}*[0-9]{1,3})?`;
+
 /**
  * A whole text that ends in two numbers apart by white space, the last one possibly a range:
  * group 1 everything up to the chapter, group 2 the verse (or range). Only `parseReference`
  * (a text that is one reference) reads it so; in free text "Salmo 23 1 vez" stays prose.
  */
-const SPACED_VERSE = new RegExp(`^([^:]*?\\p{L}\\.?${H}+[0-9]{1,3})${H}+([0-9]{1,3}(?:${H}*[-\u2010-\u2014\u2212]${H}*[0-9]{1,3})?)${H}*[.?!]?\\s*$`, "u");
+const SPACED_VERSE = new RegExp(`^([^:]*?\\p{L}\\.?${H}+[0-9]{1,3})${H}+(${VERSE_OR_RANGE})${H}*[.?!]?\\s*$`, "u");
 
 /** What may follow a chapter-only reference at the end of a query to make it "chapter verse". */
-const TRAILING_VERSE = new RegExp(`^${H}+([0-9]{1,3}(?:${H}*[-\u2010-\u2014\u2212]${H}*[0-9]{1,3})?)${H}*[.?!]*\\s*$`, "u");
+const TRAILING_VERSE = new RegExp(`^${H}+(${VERSE_OR_RANGE})${H}*[.?!]*\\s*$`, "u");
 
 /**
  * The references of a search query: the whole query when it is one reference (in any case and

@@ -49,10 +49,6 @@
  * generator with a {@link UsfxError} whose message is in Portuguese and names file, line and
  * column. Input streams are destroyed when parsing stops early.
  */
-import { createReadStream } from "node:fs";
-import { basename } from "node:path";
-import { pipeline, type Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import type { Verse } from "../types.js";
 import { isCanonical } from "./canon.js";
@@ -262,7 +258,8 @@ function isDestroyable(input: unknown): input is { destroy(): void } {
 }
 
 const DOCTYPE_REFUSED = "declaração DOCTYPE recusada (DTDs e entidades não são aceitas)";
-const EMPTY_FILE = "arquivo vazio: nenhum conteúdo XML";
+/** The `empty_file` message (also given by the file reader, adapters/sources/usfx-file.ts, for a 0-byte `.gz`). */
+export const EMPTY_FILE = "arquivo vazio: nenhum conteúdo XML";
 const NOT_UTF8 = "XML malformado: o arquivo não está em UTF-8 válido";
 /** Anything but XML whitespace or a byte-order mark. */
 const NON_WHITESPACE = /[^ \t\r\n\uFEFF]/;
@@ -633,49 +630,4 @@ function ioError(source: string, err: unknown): UsfxError {
       detail = `falha de leitura: ${err instanceof Error ? err.message : String(err)}`;
   }
   return new UsfxError("io", source, `erro de leitura: ${detail}`, undefined, { cause: err });
-}
-
-/** Source name for a path: its basename without a trailing `.gz`. */
-export function usfxSourceName(path: string): string {
-  return basename(path).replace(/\.gz$/i, "");
-}
-
-/**
- * Reads a USFX file as a stream (gunzipped transparently when the name ends in `.gz`) and yields
- * its verses. `source` is the basename without `.gz`.
- */
-export async function* readUsfxFile(
-  path: string,
-  options: Omit<ParseUsfxOptions, "source"> = {},
-): AsyncGenerator<Verse> {
-  const source = usfxSourceName(path);
-  const file = createReadStream(path, { highWaterMark: 256 * 1024 });
-  const gzipped = /\.gz$/i.test(path);
-  let stream: Readable = file;
-  if (gzipped) {
-    const gunzip = createGunzip();
-    // Errors of either stream surface through the gunzip iterator; pipeline destroys both.
-    pipeline(file, gunzip, () => {});
-    stream = gunzip;
-  }
-  try {
-    yield* parseUsfx(stream, { ...options, source });
-  } catch (err) {
-    // A 0-byte ".gz" is an empty file rather than a corrupt archive.
-    const causeCode = (err instanceof UsfxError ? (err.cause as { code?: unknown } | undefined) : undefined)?.code;
-    if (gzipped && file.bytesRead === 0 && typeof causeCode === "string" && causeCode.startsWith("Z_")) {
-      throw new UsfxError("empty_file", source, EMPTY_FILE, undefined, { cause: err });
-    }
-    throw err;
-  } finally {
-    if (!file.destroyed) file.destroy();
-    if (!stream.destroyed) stream.destroy();
-  }
-}
-
-/** Convenience: all verses of a USFX file, in file order. */
-export async function loadUsfxFile(path: string): Promise<Verse[]> {
-  const verses: Verse[] = [];
-  for await (const verse of readUsfxFile(path)) verses.push(verse);
-  return verses;
 }

@@ -1,0 +1,35 @@
+/**
+ * Reads the shipped lexicon (resources/lexicon/) from disk; parsing and the index are core's
+ * (core/analysis/lexicon.ts).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Lexicon, parseNominalizations, parseWordnetTab } from "../../core/analysis/lexicon.js";
+import { findProjectRoot } from "../../project-root.js";
+
+/** File names inside the lexicon folder. */
+export const LEXICON_FILES = Object.freeze({
+  synsets: "wn-data-por.single-words.tab",
+  nominalizations: "nominalizations.tsv",
+  extraNominalizations: "nominalizations-extra.tsv",
+});
+
+/** Default lexicon folder, relative to the project root. */
+export const LEXICON_DIR = "resources/lexicon";
+
+/**
+ * Loads the shipped lexicon from `dir` (default: resources/lexicon under the project root):
+ * the synset subset, the NomLex-PT pairs and, when present, the project's extra pairs
+ * (`extra: false` skips them).
+ */
+export async function loadLexicon(dir?: string, options: { extra?: boolean } = {}): Promise<Lexicon> {
+  const folder = dir ?? join(findProjectRoot(), LEXICON_DIR);
+  const extraPath = join(folder, LEXICON_FILES.extraNominalizations);
+  const [tab, links, extra] = await Promise.all([
+    readFile(join(folder, LEXICON_FILES.synsets), "utf8"),
+    readFile(join(folder, LEXICON_FILES.nominalizations), "utf8"),
+    options.extra !== false && existsSync(extraPath) ? readFile(extraPath, "utf8") : Promise.resolve(""),
+  ]);
+  return new Lexicon(parseWordnetTab(tab), [...parseNominalizations(links), ...parseNominalizations(extra)]);
+}
