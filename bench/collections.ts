@@ -3,13 +3,16 @@
  * long ones (about 2,000 words: several chunks each), read from a folder: cold reload,
  * no-op reload, load for serving, query latency per mode; then the same 1,000 lessons
  * as rows of a real MariaDB table (started privately, as the tests do): read round trip
- * and cold reload through mysql2. Skipped with a note when MariaDB is not installed.
+ * and cold reload through mysql2. Skipped with a note when MariaDB is not installed. The
+ * 1,000 lessons also go to a real Chroma server (VECTOR_STORE=chroma), when it is installed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConnection } from "mysql2/promise";
 import { createLessonsTable, readMysqlLessons } from "../src/adapters/documents/mysql-source.js";
+import { ChromaStore } from "../src/adapters/store/chroma-store.js";
+import type { CollectionIndexStore } from "../src/adapters/store/collection-index.js";
 import { CollectionStore } from "../src/adapters/store/collection-store.js";
 import { reloadCollection } from "../src/app/collections/indexer.js";
 import { loadCollection } from "../src/app/collections/load.js";
@@ -17,6 +20,7 @@ import type { CollectionSource } from "../src/app/collections/sources.js";
 import { readSettings } from "../src/config/settings.js";
 import type { DocumentSearchMode } from "../src/core/documents/search.js";
 import { generatedLesson, LESSON_QUERIES, writeGeneratedLessons } from "../test/support/lessons.js";
+import { chromaInstalled, startChromaServer } from "../test/support/chroma.js";
 import { startMariaDb } from "../test/support/mariadb.js";
 
 function percentiles(samples: number[]): { p50: number; p95: number } {
@@ -25,11 +29,17 @@ function percentiles(samples: number[]): { p50: number; p95: number } {
   return { p50: Math.round(at(0.5) * 100) / 100, p95: Math.round(at(0.95) * 100) / 100 };
 }
 
-async function folderCollection(root: string, name: string, count: number, words: number): Promise<Record<string, unknown>> {
+type OpenStore = (dataDir: string, name: string) => { store: CollectionIndexStore; close: () => unknown };
+const sqliteStore: OpenStore = (dataDir, name) => {
+  const store = CollectionStore.open(dataDir, name);
+  return { store, close: () => store.close() };
+};
+
+async function folderCollection(root: string, name: string, count: number, words: number, open: OpenStore = sqliteStore): Promise<Record<string, unknown>> {
   const dir = join(root, name);
   await writeGeneratedLessons(dir, count, words);
   const settings = readSettings({ DATA_DIR: join(root, "data") });
-  const store = CollectionStore.open(settings.DATA_DIR, name);
+  const { store, close } = open(settings.DATA_DIR, name);
   try {
     const source: CollectionSource = { kind: "folder", name, dir };
     const cold = await reloadCollection(source, { store, settings });
@@ -59,7 +69,19 @@ async function folderCollection(root: string, name: string, count: number, words
       queryMs: latency,
     };
   } finally {
-    store.close();
+    await close();
+  }
+}
+
+/** The 1,000 lessons again on a real Chroma server (VECTOR_STORE=chroma), beside the SQLite figures. */
+async function chromaCollection(root: string): Promise<Record<string, unknown>> {
+  if (!chromaInstalled()) return { skipped: "ChromaDB não instalado (npm run setup:chroma)" };
+  const server = await startChromaServer();
+  try {
+    const chroma = await ChromaStore.open({ url: server.url, prefix: "bench" });
+    return await folderCollection(root, "mil-chroma", 1000, 400, (_dataDir, name) => ({ store: chroma.collectionStore(name), close: () => chroma.close() }));
+  } finally {
+    await server.dispose();
   }
 }
 
@@ -112,6 +134,7 @@ export async function runCollectionsBench(): Promise<Record<string, unknown>> {
   try {
     return {
       lessons1000: await folderCollection(root, "mil", 1000, 400),
+      lessons1000OnChroma: await chromaCollection(root),
       longLessons300: await folderCollection(root, "longas", 300, 2000),
       mariadb1000: await mysqlCollection(root, 1000),
     };

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "../support/bible-index.js";
@@ -26,9 +26,9 @@ afterAll(async () => {
         }),
     ),
   );
-  rmSync(corpusDir, { recursive: true, force: true });
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [corpusDir, dataDir, ...scratch]) rmSync(dir, { recursive: true, force: true });
 });
+const scratch: string[] = [];
 
 const corpusDir = tempDir("pastor-replicas-corpus-");
 const dataDir = tempDir("pastor-replicas-data-");
@@ -37,7 +37,7 @@ const genesis = (light: string) =>
   makeUsfx({ GEN: { name: "Gênesis", chapters: [["No princípio criou Deus os céus e a terra.", "A terra era sem forma e vazia.", light]] } });
 
 /** Starts `pastor serve` from the sources; resolves with its URL once it listens. */
-function serve(name: string): Promise<{ url: string; logs: () => string }> {
+function serve(name: string, env: Record<string, string> = {}): Promise<{ url: string; logs: () => string }> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), "serve"], {
     cwd: ROOT,
     env: {
@@ -54,6 +54,7 @@ function serve(name: string): Promise<{ url: string; logs: () => string }> {
       AUTO_INDEX: "true",
       REINDEX_TOKEN: "segredo",
       LLM_PROVIDER: "stub",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -102,5 +103,75 @@ describe("two API processes against one Chroma", () => {
     await expect.poll(() => verse(a.url, "Gn 1:3"), { timeout: 60_000, interval: 250 }).toBe("E disse Deus: Haja luz; e houve luz.");
     const answer = parseSse(await (await postChat(b.url, { message: "Gênesis 1:3" })).text());
     expect((answer[0]!.data as { sources: { text: string }[] }).sources[0]!.text).toBe("E disse Deus: Haja luz; e houve luz.");
+  });
+});
+
+interface CollectionsStatus {
+  collections: { name: string; documents: number; chunks: number; sourceHere: boolean; dense: { enabled: boolean } }[];
+}
+const collectionsOf = async (url: string) => ((await (await fetch(`${url}/api/collections`)).json()) as CollectionsStatus).collections;
+
+/** The first excerpt the chat over `collection` shows, and the citations its answer kept. */
+async function firstExcerpt(url: string, collection: string, message: string): Promise<{ sourceId: string; text: string; cited: string[] }> {
+  const events = parseSse(await (await postChat(url, { message, collection })).text());
+  expect(events[0]!.event).toBe("sources");
+  const [first] = (events[0]!.data as { sources: { sourceId: string; text: string }[] }).sources;
+  const done = events.at(-1)!;
+  expect(done.event).toBe("done");
+  return { sourceId: first!.sourceId, text: first!.text, cited: (done.data as { citations: string[] }).citations };
+}
+
+function put(root: string, file: string, content: string): void {
+  mkdirSync(path.dirname(path.join(root, "licoes", file)), { recursive: true });
+  writeFileSync(path.join(root, "licoes", file), content);
+}
+
+describe("a document collection on the shared Chroma", () => {
+  it("is indexed by the replica that has its folder and served by one that has none, new versions within CHROMA_POLL_MS", async () => {
+    const lessons = tempDir("pastor-replicas-lessons-");
+    const empty = tempDir("pastor-replicas-empty-");
+    scratch.push(lessons, empty);
+    const lesson = (body: string) => `# Dons espirituais\n\n${body}\n`;
+    put(lessons, "dons/dons.md", lesson("Os dons espirituais são dados pelo Espírito para a edificação da igreja."));
+    put(lessons, "oracao/oracao.md", "# Oração\n\nA oração é conversa com Deus, em secreto e em comunidade.\n");
+    const own = { CORPUS_DIR: tempDir("pastor-replicas-nobible-"), AUTO_INDEX: "false", EMBEDDING_MODEL: "lsa" };
+    scratch.push(own.CORPUS_DIR);
+    const dataA = tempDir("pastor-replicas-data-a-");
+    const dataB = tempDir("pastor-replicas-data-b-");
+    scratch.push(dataA, dataB);
+    const a = await serve("A", { ...own, COLLECTIONS_DIR: lessons, DATA_DIR: dataA });
+    const b = await serve("B", { ...own, COLLECTIONS_DIR: empty, DATA_DIR: dataB });
+    expect(await collectionsOf(b.url)).toEqual([]);
+
+    const reload = (url: string) =>
+      fetch(`${url}/api/reload`, { method: "POST", headers: { "X-Reindex-Token": "segredo", "Content-Type": "application/json" }, body: JSON.stringify({ collection: "licoes" }) });
+    const first = await reload(a.url);
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { collections: { added: number }[] }).collections[0]!.added).toBe(2);
+
+    // B lists it, searches it and answers over it with checked citations, from the store alone.
+    await expect.poll(async () => (await collectionsOf(b.url)).map((c) => [c.name, c.documents, c.sourceHere]), { timeout: 10_000, interval: 100 }).toEqual([["licoes", 2, false]]);
+    expect((await collectionsOf(b.url))[0]!.dense.enabled).toBe(true);
+    const before = await firstExcerpt(b.url, "licoes", "o que são os dons espirituais?");
+    expect(before.sourceId).toBe("dons/dons.md");
+    expect(before.text).toContain("edificação da igreja");
+    expect(before.cited.length).toBeGreaterThan(0);
+
+    // A changes one lesson and reloads: B serves the new text after its next poll (300 ms here).
+    put(lessons, "dons/dons.md", lesson("Os dons espirituais servem ao próximo e são distribuídos conforme o Espírito quer."));
+    const changed = await reload(a.url);
+    expect(((await changed.json()) as { collections: { changed: number; unchanged: number }[] }).collections[0]).toMatchObject({ changed: 1, unchanged: 1 });
+    // Polled for at most 5 s: a few CHROMA_POLL_MS periods, where serving the old text for good would fail.
+    await expect
+      .poll(async () => (await firstExcerpt(b.url, "licoes", "o que são os dons espirituais?")).text, { timeout: 5000, interval: 50 })
+      .toContain("conforme o Espírito quer");
+    expect(b.logs()).toContain("collection generation changed");
+
+    // A reload on B (which has no source) loads the newest indexed version and says why it read nothing.
+    const onB = await reload(b.url);
+    expect(onB.status).toBe(200);
+    const summary = ((await onB.json()) as { collections: { documents: number; warnings: { code: string }[] }[] }).collections[0]!;
+    expect(summary.documents).toBe(2);
+    expect(summary.warnings.map((w) => w.code)).toEqual(["source_not_here"]);
   });
 });

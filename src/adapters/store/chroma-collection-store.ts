@@ -55,6 +55,8 @@ interface ChunkMetadata {
 export class ChromaCollectionStore extends ChromaSpace implements CollectionIndexStore {
   readonly name: string;
   private readonly prefix: string;
+  /** Highest document slot in use, read once per lock (the lock holder is the only writer). */
+  private highestSlot: number | undefined;
 
   constructor(client: ChromaClientLike, options: ChromaCollectionStoreOptions) {
     super(client, options);
@@ -64,6 +66,11 @@ export class ChromaCollectionStore extends ChromaSpace implements CollectionInde
 
   protected override spaceName(suffix: string): string {
     return `${this.prefix}.${this.name}.${suffix}`;
+  }
+
+  override async tryLockIndexing(owner: string, ttlMs: number): ReturnType<ChromaSpace["tryLockIndexing"]> {
+    this.highestSlot = undefined; // another replica may have written since
+    return super.tryLockIndexing(owner, ttlMs);
   }
 
   private get chunksName(): string {
@@ -114,7 +121,8 @@ export class ChromaCollectionStore extends ChromaSpace implements CollectionInde
       throw new StoreError("store_failed", `${document.sourceId}: dois trechos com a mesma posição; nada foi gravado.`);
     }
     const existing = await this.documentRecord(document.sourceId);
-    const slot = existing?.slot ?? Math.max(0, ...(await this.documentRecords()).map((record) => record.slot)) + 1;
+    this.highestSlot ??= Math.max(0, ...(await this.documentRecords()).map((record) => record.slot));
+    const slot = existing?.slot ?? ++this.highestSlot;
     const record: DocumentMetadata = {
       kind: "document",
       sourceId: document.sourceId,
@@ -130,7 +138,7 @@ export class ChromaCollectionStore extends ChromaSpace implements CollectionInde
     };
     // An empty hash until the new chunks are all there: a crash in between rewrites the document.
     await this.putDocument(record);
-    await this.dropSlot(slot);
+    if (existing) await this.dropSlot(slot);
     const chunks = document.chunks.map((chunk) => {
       const metadata: ChunkMetadata = { slot, chunk: chunk.chunk, title: chunk.title, body: chunk.body, terms: chunk.terms };
       if (chunk.page !== undefined) metadata.page = chunk.page;

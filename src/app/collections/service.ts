@@ -10,9 +10,11 @@
  * without reading any source. A replica without a collection's source "reloads" it by loading
  * the newest indexed version.
  */
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
+import { collectionStoreFile } from "../../adapters/store/collection-store.js";
 import { openCollectionStores, type CollectionStores } from "../../adapters/store/open.js";
 import { GENERATION_KEY, type IndexLock } from "../../adapters/store/store.js";
 import type { Settings } from "../../config/settings.js";
@@ -77,8 +79,6 @@ interface Entry {
 
 const silent: CollectionLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** How long a reload's lock on a shared store lives without renewal (renewed every third of it). */
-export const COLLECTION_LOCK_TTL_MS = 30_000;
 const LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 export class CollectionService {
@@ -103,7 +103,11 @@ export class CollectionService {
    */
   async open(): Promise<void> {
     this.stores ??= await openCollectionStores(storeConfig(this.settings));
-    for (const source of this.discover()) await this.loadSafely(this.entryFor(source.name, source.kind, source));
+    for (const source of this.discover()) {
+      const entry = this.entryFor(source.name, source.kind, source);
+      await this.loadSafely(entry);
+      this.noticeLocalIndex(entry);
+    }
     await this.adoptIndexed();
     if (this.stores.shared && !this.poller) {
       this.poller = setInterval(() => void this.poll(), this.settings.CHROMA_POLL_MS);
@@ -198,6 +202,19 @@ export class CollectionService {
       entry.kind = source.kind;
     }
     return entry;
+  }
+
+  /**
+   * A collection empty on the shared store whose index this data directory still has in SQLite
+   * (indexed before VECTOR_STORE=chroma): said in the status and the log, never a silent empty index.
+   */
+  private noticeLocalIndex(entry: Entry): void {
+    if (!this.stores?.shared || !entry.loaded || entry.loaded.documents > 0) return;
+    const file = collectionStoreFile(path.resolve(this.settings.DATA_DIR), entry.name);
+    if (!existsSync(file)) return;
+    const message = `a coleção "${entry.name}" ainda não foi indexada no ChromaDB (o índice anterior está em ${file}, do modo SQLite); recarregue-a (POST /api/reload ou pastor reload) para indexá-la no armazenamento compartilhado.`;
+    entry.error = { code: "collection_not_in_store", message };
+    this.logger.warn("collection_not_in_store", { collection: entry.name, message });
   }
 
   /** Adds (and loads) the collections other replicas indexed in the shared store. */
@@ -315,7 +332,7 @@ export class CollectionService {
             (held) => held || lost.abort(new CollectionReloadError(entry.name, "index_lock_lost", "A trava de indexação da coleção expirou e foi tomada por outra réplica.")),
             () => undefined,
           );
-        }, COLLECTION_LOCK_TTL_MS / 3)
+        }, this.settings.INDEX_LOCK_TTL_MS / 3)
       : undefined;
     try {
       const summary = await reloadCollection(source, { store: this.store(entry), settings: this.settings, logger: this.logger, ...(lock ? { signal: lost.signal } : {}) });
@@ -335,7 +352,7 @@ export class CollectionService {
   /** On a shared store: the collection's lock, or `index_locked` naming who holds it. Nothing to take for a local file. */
   private async lock(entry: Entry): Promise<IndexLock | undefined> {
     if (!this.store(entry).shared) return undefined;
-    const attempt = await this.store(entry).tryLockIndexing(LOCK_OWNER, COLLECTION_LOCK_TTL_MS);
+    const attempt = await this.store(entry).tryLockIndexing(LOCK_OWNER, this.settings.INDEX_LOCK_TTL_MS);
     if (attempt.acquired) return attempt.lock;
     throw new CollectionReloadError(
       entry.name,
