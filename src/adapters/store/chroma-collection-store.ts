@@ -17,8 +17,8 @@ import { StoreError } from "./store.js";
  *   SHA-256, metadata block, chunk count, status).
  * - `pastor.licoes.vec_<hash>`: one model's chunk vectors; `pastor.licoes.lock`: the lock.
  *
- * No transactions: a document is written as partial with an empty hash, its old chunks and
- * vectors deleted, the new chunks written, then the record completed. A crash in between leaves
+ * No transactions: documents are written in batches, as partial with an empty hash, their old
+ * chunks and vectors deleted, the new chunks written, then the records completed. A crash in between leaves
  * a partial document, which loading skips and the next reload rewrites.
  */
 export interface ChromaCollectionStoreOptions extends ChromaSpaceOptions {
@@ -89,11 +89,11 @@ export class ChromaCollectionStore extends ChromaSpace implements CollectionInde
     return (got.metadatas[0] ?? undefined) as DocumentMetadata | undefined;
   }
 
-  private async putDocument(record: DocumentMetadata): Promise<void> {
-    await this.write(this.metaName, "gravar um documento", "upsert", {
-      ids: [`doc:${record.sourceId}`],
-      embeddings: [PLACEHOLDER],
-      metadatas: [record as unknown as ChromaMetadata],
+  private async putDocuments(records: readonly DocumentMetadata[]): Promise<void> {
+    await this.write(this.metaName, "gravar documentos", "upsert", {
+      ids: records.map((record) => `doc:${record.sourceId}`),
+      embeddings: records.map(() => PLACEHOLDER),
+      metadatas: records.map((record) => record as unknown as ChromaMetadata),
     });
   }
 
@@ -116,17 +116,31 @@ export class ChromaCollectionStore extends ChromaSpace implements CollectionInde
   }
 
   async upsertDocument(document: DocumentWrite): Promise<void> {
-    const positions = new Set(document.chunks.map((chunk) => chunk.chunk));
-    if (positions.size !== document.chunks.length) {
-      throw new StoreError("store_failed", `${document.sourceId}: dois trechos com a mesma posição; nada foi gravado.`);
+    await this.upsertDocuments([document]);
+  }
+
+  /**
+   * Writes documents in a few requests whatever their number: records partial (empty hash),
+   * old chunks and vectors of those already known dropped, every new chunk, records complete.
+   */
+  async upsertDocuments(documents: readonly DocumentWrite[]): Promise<void> {
+    if (documents.length === 0) return;
+    for (const document of documents) {
+      if (new Set(document.chunks.map((chunk) => chunk.chunk)).size !== document.chunks.length) {
+        throw new StoreError("store_failed", `${document.sourceId}: dois trechos com a mesma posição; nada foi gravado.`);
+      }
     }
-    const existing = await this.documentRecord(document.sourceId);
+    if (new Set(documents.map((document) => document.sourceId)).size !== documents.length) {
+      throw new StoreError("store_failed", "o mesmo documento duas vezes num lote; nada foi gravado.");
+    }
+    const ids = documents.map((document) => `doc:${document.sourceId}`);
+    const got = await this.on(this.metaName, "ler documentos", (c) => c.get({ ids, include: ["metadatas"] }));
+    const existing = new Map((got.metadatas.filter(Boolean) as unknown as DocumentMetadata[]).map((record) => [record.sourceId, record]));
     this.highestSlot ??= Math.max(0, ...(await this.documentRecords()).map((record) => record.slot));
-    const slot = existing?.slot ?? ++this.highestSlot;
-    const record: DocumentMetadata = {
+    const records = documents.map((document): DocumentMetadata => ({
       kind: "document",
       sourceId: document.sourceId,
-      slot,
+      slot: existing.get(document.sourceId)?.slot ?? ++this.highestSlot!,
       discipline: document.discipline,
       slug: document.slug,
       title: document.title,
@@ -135,37 +149,45 @@ export class ChromaCollectionStore extends ChromaSpace implements CollectionInde
       chunkCount: 0,
       status: "partial",
       indexedAt: "",
-    };
+    }));
     // An empty hash until the new chunks are all there: a crash in between rewrites the document.
-    await this.putDocument(record);
-    if (existing) await this.dropSlot(slot);
-    const chunks = document.chunks.map((chunk) => {
-      const metadata: ChunkMetadata = { slot, chunk: chunk.chunk, title: chunk.title, body: chunk.body, terms: chunk.terms };
-      if (chunk.page !== undefined) metadata.page = chunk.page;
-      if (chunk.pageEnd !== undefined) metadata.pageEnd = chunk.pageEnd;
-      return { id: String(slot * SLOT_SPAN + chunk.chunk), text: chunk.text, metadata };
+    await this.putDocuments(records);
+    const known = records.filter((record) => existing.has(record.sourceId)).map((record) => record.slot);
+    if (known.length > 0) await this.dropSlots(known);
+    const ids2: string[] = [];
+    const texts: string[] = [];
+    const metadatas: ChromaMetadata[] = [];
+    documents.forEach((document, i) => {
+      const slot = records[i]!.slot;
+      for (const chunk of document.chunks) {
+        const metadata: ChunkMetadata = { slot, chunk: chunk.chunk, title: chunk.title, body: chunk.body, terms: chunk.terms };
+        if (chunk.page !== undefined) metadata.page = chunk.page;
+        if (chunk.pageEnd !== undefined) metadata.pageEnd = chunk.pageEnd;
+        ids2.push(String(slot * SLOT_SPAN + chunk.chunk));
+        texts.push(chunk.text);
+        metadatas.push(metadata as unknown as ChromaMetadata);
+      }
     });
-    await this.write(this.chunksName, "gravar trechos", "upsert", {
-      ids: chunks.map((chunk) => chunk.id),
-      embeddings: chunks.map(() => PLACEHOLDER),
-      documents: chunks.map((chunk) => chunk.text),
-      metadatas: chunks.map((chunk) => chunk.metadata as unknown as ChromaMetadata),
-    });
-    await this.putDocument({ ...record, sha256: document.sha256, chunkCount: chunks.length, status: "complete", indexedAt: new Date().toISOString() });
+    await this.write(this.chunksName, "gravar trechos", "upsert", { ids: ids2, embeddings: ids2.map(() => PLACEHOLDER), documents: texts, metadatas });
+    const indexedAt = new Date().toISOString();
+    await this.putDocuments(
+      records.map((record, i) => ({ ...record, sha256: documents[i]!.sha256, chunkCount: documents[i]!.chunks.length, status: "complete", indexedAt })),
+    );
   }
 
   async removeDocument(sourceId: string): Promise<boolean> {
     const record = await this.documentRecord(sourceId);
     if (!record) return false;
-    await this.dropSlot(record.slot);
+    await this.dropSlots([record.slot]);
     await this.on(this.metaName, "remover um documento", (c) => c.delete({ ids: [`doc:${sourceId}`] }));
     return true;
   }
 
-  /** Deletes a document's chunks and their vectors under every model. */
-  private async dropSlot(slot: number): Promise<void> {
-    await this.on(this.chunksName, "apagar trechos", (c) => c.delete({ where: { slot } }));
-    await this.dropSlotVectors(slot);
+  /** Deletes some documents' chunks and their vectors under every model. */
+  private async dropSlots(slots: readonly number[]): Promise<void> {
+    const where = { slot: { $in: [...slots] } };
+    await this.on(this.chunksName, "apagar trechos", (c) => c.delete({ where }));
+    await this.dropVectorsWhere(where);
   }
 
   async documentCount(): Promise<number> {

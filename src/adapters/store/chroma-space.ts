@@ -291,10 +291,10 @@ export abstract class ChromaSpace {
     return new Set((await this.readAll(this.vectorsName(model), [], "ler os vetores", false))?.ids ?? []);
   }
 
-  /** Deletes the vectors of one slot under every model. */
-  protected async dropSlotVectors(slot: number): Promise<void> {
+  /** Deletes the vectors whose metadata matches `where` (a slot, or slots) under every model. */
+  protected async dropVectorsWhere(where: Record<string, unknown>): Promise<void> {
     for (const c of await this.vectorCollections()) {
-      await this.onExisting(c.name, "apagar vetores", (coll) => coll.delete({ where: { slot } }));
+      await this.onExisting(c.name, "apagar vetores", (coll) => coll.delete({ where }));
     }
   }
 

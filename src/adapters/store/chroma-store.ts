@@ -187,7 +187,7 @@ export class ChromaStore extends ChromaSpace implements IndexStore {
   /** Deletes a source's verses and their vectors under every model. */
   private async dropSlot(slot: number): Promise<void> {
     await this.on(this.versesName, "apagar versículos", (c) => c.delete({ where: { slot } }));
-    await this.dropSlotVectors(slot);
+    await this.dropVectorsWhere({ slot });
   }
 
   // --- verses -------------------------------------------------------------------------

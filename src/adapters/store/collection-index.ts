@@ -25,6 +25,8 @@ export interface CollectionIndexStore {
   listDocuments(): Awaitable<StoredDocument[]>;
   /** Writes a document whole: its old chunks (and their vectors) go, the new ones are written, status complete. */
   upsertDocument(document: DocumentWrite): Awaitable<unknown>;
+  /** The same for several documents at once (what a reload writes: few requests on a server). */
+  upsertDocuments(documents: readonly DocumentWrite[]): Awaitable<void>;
   /** Removes a document with its chunks and vectors; whether it existed. */
   removeDocument(sourceId: string): Awaitable<boolean>;
   documentCount(): Awaitable<number>;

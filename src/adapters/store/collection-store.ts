@@ -246,6 +246,13 @@ export class CollectionStore implements CollectionIndexStore {
     });
   }
 
+  /** Several documents in one transaction. */
+  upsertDocuments(documents: readonly DocumentWrite[]): void {
+    this.transaction(() => {
+      for (const document of documents) this.upsertDocument(document);
+    });
+  }
+
   /** Removes a document; its chunks and their vectors go by cascade. Whether it existed. */
   removeDocument(sourceId: string): boolean {
     return this.db.prepare("DELETE FROM documents WHERE source_id = ?").run(sourceId).changes > 0;

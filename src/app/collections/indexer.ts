@@ -7,7 +7,8 @@
  * - Documents are diffed by SHA-256: an unchanged one costs nothing (it is only counted); a new
  *   or changed one is split (metadata block; a malformed or unparsable block is logged at
  *   ERROR and the document indexed as legacy, body only), chunked with DB_CHUNK_WORDS /
- *   DB_CHUNK_OVERLAP, its chunks' terms analysed, and written in ONE transaction.
+ *   DB_CHUNK_OVERLAP, its chunks' terms analysed, and written whole, in batches of documents
+ *   (one transaction each in SQLite: a document is never half there).
  * - A document gone from the source is removed (chunks and vectors by cascade). So is one the
  *   source still lists but could not offer in a usable form (larger than MAX_CONTENT_CHARS,
  *   damaged PDF…): it is skipped with a warning naming it and, if it was indexed before,
@@ -15,7 +16,7 @@
  * - A change of the chunk settings or of the analyzer re-chunks every document.
  * - Then the dense side (see ./dense.ts).
  */
-import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
+import type { CollectionIndexStore, DocumentWrite } from "../../adapters/store/collection-index.js";
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/documents/chunker.js";
@@ -153,6 +154,15 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     if (!offered.has(sourceId)) await remove(sourceId);
   }
 
+  // Prepared documents are written in batches (one transaction in SQLite, a few requests in Chroma).
+  let pending: DocumentWrite[] = [];
+  let pendingChunks = 0;
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    await store.upsertDocuments(pending);
+    pending = [];
+    pendingChunks = 0;
+  };
   for (const [i, document] of documents.entries()) {
     signal?.throwIfAborted();
     const record = known.get(document.sourceId);
@@ -160,17 +170,21 @@ export async function reloadCollection(source: CollectionSource, options: Reload
       summary.unchanged++;
       continue;
     }
-    const written = await indexDocument(document, source, store, settings, warn);
-    if (!written) {
+    const write = prepareDocument(document, source, settings, warn);
+    if (!write) {
       // Could not be chunked: not a usable version; drop the old one as for any skipped document.
       skippedIds.add(document.sourceId);
       if (record) await remove(document.sourceId);
       continue;
     }
+    pending.push(write);
+    pendingChunks += write.chunks.length;
+    if (pending.length >= WRITE_BATCH_DOCUMENTS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
     if (record) summary.changed++;
     else summary.added++;
     if (i % 25 === 24) await yieldToEventLoop();
   }
+  await flush();
   await store.setManifest("chunk_settings", chunkSettings);
   await store.setManifest("analyzer_version", ANALYZER_VERSION);
 
@@ -217,17 +231,17 @@ export async function reloadCollection(source: CollectionSource, options: Reload
 
 type WarnFn = (warning: CollectionWarning, level?: "warn" | "error", fields?: Record<string, unknown>) => void;
 
-/**
- * Splits, chunks, analyses and writes one document (one transaction). False when it cannot be
- * chunked (warned).
- */
-async function indexDocument(
+/** Documents (and chunks) written per batch. */
+const WRITE_BATCH_DOCUMENTS = 100;
+const WRITE_BATCH_CHUNKS = 2000;
+
+/** Splits, chunks and analyses one document, ready to write. Undefined when it cannot be chunked (warned). */
+function prepareDocument(
   document: RawDocument,
   source: CollectionSource,
-  store: CollectionIndexStore,
   settings: CollectionIndexSettings,
   warn: WarnFn,
-): Promise<boolean> {
+): DocumentWrite | undefined {
   const split = splitMetaBlock(document.content);
   if (split.problem) {
     warn(
@@ -255,12 +269,12 @@ async function indexDocument(
   } catch (error) {
     if (!(error instanceof DocumentChunkError)) throw error;
     warn({ code: error.code, sourceId: document.sourceId, message: `${document.sourceId}: ${error.message}; documento ignorado.` });
-    return false;
+    return undefined;
   }
   // A folder's discipline is its sub-folder unless the block says otherwise; a row's is its column.
   const blockDiscipline = split.meta?.discipline?.replace(/\s+/g, " ").trim();
   const discipline = source.kind === "folder" && blockDiscipline ? blockDiscipline : document.discipline;
-  await store.upsertDocument({
+  return {
     sourceId: document.sourceId,
     discipline,
     slug: document.slug,
@@ -276,8 +290,7 @@ async function indexDocument(
       body: chunk.body,
       terms: analyze(chunk.text).join(" "),
     })),
-  });
-  return true;
+  };
 }
 
 function yieldToEventLoop(): Promise<void> {
