@@ -1,5 +1,5 @@
 import type { ChromaClientLike, ChromaMetadata } from "./chroma-client.js";
-import type { CollectionIndexStore, DocumentWrite, StoredChunk, StoredDocument } from "./collection-index.js";
+import type { CollectionIndexStore, DocumentFields, DocumentWrite, StoredChunk, StoredDocument } from "./collection-index.js";
 import { ChromaSpace, PLACEHOLDER, SLOT_SPAN, type ChromaSpaceOptions } from "./chroma-space.js";
 import { StoreError } from "./store.js";
 
@@ -28,17 +28,10 @@ export interface ChromaCollectionStoreOptions extends ChromaSpaceOptions {
   collection: string;
 }
 
-interface DocumentMetadata {
+/** A document's record: its fields, its slot, and "" for "not indexed yet" (Chroma stores no null). */
+interface DocumentMetadata extends DocumentFields, Pick<StoredDocument, "chunkCount" | "status"> {
   kind: "document";
-  sourceId: string;
   slot: number;
-  discipline: string;
-  slug: string;
-  title: string;
-  sha256: string;
-  metaText?: string;
-  chunkCount: number;
-  status: "partial" | "complete";
   indexedAt: string;
 }
 

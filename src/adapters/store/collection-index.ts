@@ -1,4 +1,4 @@
-import type { IndexedChunk } from "../../core/documents/types.js";
+import type { DocumentChunk, IndexedChunk } from "../../core/documents/types.js";
 import type { Awaitable, LockAttempt } from "./store.js";
 
 /**
@@ -53,38 +53,30 @@ export interface CollectionIndexStore {
   tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;
 }
 
-export interface StoredDocument {
-  id: number;
+/** What a document is, whichever way it goes (written, stored). */
+export interface DocumentFields {
   sourceId: string;
   discipline: string;
   slug: string;
   title: string;
   sha256: string;
   metaText?: string;
+}
+
+export interface StoredDocument extends DocumentFields {
+  id: number;
   chunkCount: number;
   status: "partial" | "complete";
   indexedAt: string | null;
 }
 
-/** One chunk to write (see DocumentChunk); `terms` is `analyze(text).join(" ")`. */
-export interface ChunkWrite {
-  chunk: number;
-  page?: number;
-  pageEnd?: number;
-  title: string;
-  text: string;
-  body: string;
+/** One chunk to write (a DocumentChunk of the document); `terms` is `analyze(text).join(" ")`. */
+export interface ChunkWrite extends Omit<DocumentChunk, "sourceId"> {
   terms: string;
 }
 
 /** A whole document to write: replaces any previous version with the same `sourceId`. */
-export interface DocumentWrite {
-  sourceId: string;
-  discipline: string;
-  slug: string;
-  title: string;
-  sha256: string;
-  metaText?: string;
+export interface DocumentWrite extends DocumentFields {
   chunks: readonly ChunkWrite[];
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { CollectionIndexStore, DocumentWrite, StoredChunk, StoredDocument } from "./collection-index.js";
 import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
-import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
+import { migrateSchema, readManifest, writeManifest } from "./sqlite-manifest.js";
 import type { LockAttempt } from "./store.js";
 
 /**
@@ -121,9 +121,9 @@ export class CollectionStore implements CollectionIndexStore {
 
   /** Creates what is missing, in one write transaction (two processes may open a new file at once). */
   private migrate(): void {
-    this.transaction(() => {
-      this.db.exec(`
-        ${MANIFEST_TABLE_SQL}
+    migrateSchema(
+      this.db,
+      `
         CREATE TABLE IF NOT EXISTS documents (
           id INTEGER PRIMARY KEY AUTOINCREMENT,
           source_id TEXT NOT NULL UNIQUE,
@@ -155,9 +155,9 @@ export class CollectionStore implements CollectionIndexStore {
         );
         CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
         CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL);
-      `);
-      if (this.getManifest("schema_version") === undefined) this.setManifest("schema_version", String(COLLECTION_SCHEMA_VERSION));
-    });
+      `,
+      COLLECTION_SCHEMA_VERSION,
+    );
   }
 
   transaction<T>(work: () => T): T {

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { IndexedVerse, IndexStore, LockAttempt, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
 import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
-import { MANIFEST_TABLE_SQL, readManifest, writeManifest } from "./sqlite-manifest.js";
+import { migrateSchema, readManifest, writeManifest } from "./sqlite-manifest.js";
 
 export type { IndexedVerse, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
 
@@ -56,9 +56,9 @@ export class SqliteStore implements IndexStore {
 
   /** Creates what is missing, in one write transaction (two processes may open a new file at once). */
   private migrate(): void {
-    this.transaction(() => {
-      this.db.exec(`
-        ${MANIFEST_TABLE_SQL}
+    migrateSchema(
+      this.db,
+      `
         CREATE TABLE IF NOT EXISTS sources (
           file TEXT PRIMARY KEY,
           sha256 TEXT NOT NULL,
@@ -90,10 +90,9 @@ export class SqliteStore implements IndexStore {
         );
         CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
         CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
-      `);
-      const version = this.getManifest("schema_version");
-      if (version === undefined) this.setManifest("schema_version", String(SCHEMA_VERSION));
-    });
+      `,
+      SCHEMA_VERSION,
+    );
   }
 
   transaction<T>(work: () => T): T {
