@@ -134,7 +134,8 @@ describe("a document collection on the shared Chroma", () => {
     const lesson = (body: string) => `# Dons espirituais\n\n${body}\n`;
     put(lessons, "dons/dons.md", lesson("Os dons espirituais são dados pelo Espírito para a edificação da igreja."));
     put(lessons, "oracao/oracao.md", "# Oração\n\nA oração é conversa com Deus, em secreto e em comunidade.\n");
-    const own = { CORPUS_DIR: tempDir("pastor-replicas-nobible-"), AUTO_INDEX: "false", EMBEDDING_MODEL: "lsa" };
+    // A prefix of its own: the replicas above indexed the checkout's collections/ under theirs.
+    const own = { CORPUS_DIR: tempDir("pastor-replicas-nobible-"), AUTO_INDEX: "false", EMBEDDING_MODEL: "lsa", CHROMA_COLLECTION_PREFIX: freshChromaPrefix() };
     scratch.push(own.CORPUS_DIR);
     const dataA = tempDir("pastor-replicas-data-a-");
     const dataB = tempDir("pastor-replicas-data-b-");

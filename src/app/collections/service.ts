@@ -308,8 +308,13 @@ export class CollectionService {
             typeof code === "string" ? code : "collection_reload_failed",
             error instanceof Error ? error.message : String(error),
           );
-          entry.error = { code: failure.code, message: failure.message };
-          this.logger.error("collection reload failed", { collection: entry.name, code: failure.code, message: failure.message });
+          if (failure.code === "index_locked") {
+            // Another replica is reloading it: its result arrives with the next poll; nothing failed here.
+            this.logger.info("collection reload left to another replica", { collection: entry.name, message: failure.message });
+          } else {
+            entry.error = { code: failure.code, message: failure.message };
+            this.logger.error("collection reload failed", { collection: entry.name, code: failure.code, message: failure.message });
+          }
           throw failure;
         }
       });
