@@ -157,3 +157,33 @@ describe("a data directory indexed before VECTOR_STORE=chroma", () => {
     }
   });
 });
+
+describe("two replicas reloading one collection", () => {
+  it("lets one write at a time: the other is refused with index_locked naming the holder, and nothing is marked broken", async () => {
+    const { CollectionService, CollectionReloadError } = await import("../../src/app/collections/service.js");
+    const folder = tempDir("pastor-colstore-lock-src-");
+    dirs.push(folder);
+    await writeGeneratedLessons(path.join(folder, "aulas"), 2, 120);
+    const prefix = freshChromaPrefix();
+    const root = await ChromaStore.open({ url: inject("chromaUrl"), prefix });
+    closers.push(() => root.close());
+    const held = await root.collectionStore("aulas").tryLockIndexing("replica-a", 60_000);
+    expect(held.acquired).toBe(true);
+    const service = new CollectionService(
+      readSettings({ DATA_DIR: tempDir("pastor-colstore-lock-data-"), COLLECTIONS_DIR: folder, EMBEDDING_MODEL: "none", VECTOR_STORE: "chroma", CHROMA_URL: inject("chromaUrl"), CHROMA_COLLECTION_PREFIX: prefix }),
+    );
+    await service.open();
+    try {
+      const refused = await service.reload("aulas").catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(CollectionReloadError);
+      expect(refused).toMatchObject({ code: "index_locked" });
+      expect((refused as Error).message).toContain("replica-a");
+      expect(service.status()[0]).toMatchObject({ documents: 0, error: null });
+      if (held.acquired) await held.lock.release();
+      await service.reload("aulas");
+      expect(service.status()[0]).toMatchObject({ documents: 2, error: null });
+    } finally {
+      await service.close();
+    }
+  });
+});
