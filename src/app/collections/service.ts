@@ -279,7 +279,8 @@ export class CollectionService {
     const generation = this.store(entry).shared ? await this.store(entry).getManifest(GENERATION_KEY) : undefined;
     entry.loaded = await loadCollection(entry.name, this.store(entry), this.settings);
     entry.generation = generation;
-    if (entry.error?.code === "collection_load_failed") entry.error = null;
+    // What a successful read answers: it could not be read, or it was not in the shared store yet.
+    if (entry.error?.code === "collection_load_failed" || (entry.error?.code === "collection_not_in_store" && entry.loaded.documents > 0)) entry.error = null;
   }
 
   private reloadEntry(entry: Entry): Promise<CollectionReloadSummary> {
