@@ -9,11 +9,15 @@ export class TermDictionary {
   private readonly chars: string;
   private readonly starts: Int32Array;
 
-  /** `terms` must be distinct; they are sorted here (the ids follow the sorted order). */
-  static fromTerms(terms: readonly string[]): { dictionary: TermDictionary; sorted: string[] } {
+  /** The terms are sorted here, duplicates dropped (the ids follow the sorted order). */
+  static fromTerms(terms: Iterable<string>): { dictionary: TermDictionary; sorted: string[] } {
     // The default sort orders strings by UTF-16 code unit, as `<` and `compareAt` do.
-    const sorted = [...terms].sort();
+    const sorted = [...terms].sort().filter((term, i, all) => i === 0 || term !== all[i - 1]);
     return { dictionary: new TermDictionary(sorted), sorted };
+  }
+
+  has(term: string): boolean {
+    return this.idOf(term) >= 0;
   }
 
   private constructor(sorted: readonly string[]) {
