@@ -26,22 +26,9 @@ export type PoolRequest = { id: number } & (
   | { type: "check-push"; session: number; delta: string; passages?: readonly Passage[] }
   | { type: "check-finish"; session: number; passages?: readonly Passage[] }
   | { type: "check-close"; session: number }
-  // Citation-check requests pinned to one worker, sent in one message (one reply, in order).
-  | { type: "batch"; requests: CheckRequestBody[] }
 );
 
 type RequestBody = PoolRequest extends infer R ? (R extends PoolRequest ? Omit<R, "id"> : never) : never;
-type CheckRequestBody = Extract<RequestBody, { type: "check-push" | "check-finish" | "check-close" }>;
-
-/** One request of a batch, as the worker settled it. */
-export type BatchPartReply = { ok: true; value: unknown } | { ok: false; error: { message: string; storeCode: StoreErrorCode | undefined } };
-
-/** At most this many citation-check requests go to a worker in one message. */
-const MAX_BATCH = 64;
-
-function isCheckRequest(body: RequestBody): body is CheckRequestBody {
-  return body.type === "check-push" || body.type === "check-finish" || body.type === "check-close";
-}
 
 export type PoolReply =
   | { id: number; ok: true; value: unknown }
@@ -87,10 +74,6 @@ export interface PoolLogger {
  * dies fails only the question it was running (`SearchUnavailableError`, Portuguese) and is
  * replaced by one that loads the current index before taking questions.
  */
-function replyError(error: { message: string; storeCode: StoreErrorCode | undefined }): Error {
-  return error.storeCode ? new StoreError(error.storeCode, error.message) : new Error(error.message);
-}
-
 export class SearchPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
@@ -147,7 +130,7 @@ export class SearchPool {
     slot.current = undefined;
     if (task) {
       if (reply.ok) task.resolve(reply.value);
-      else task.reject(replyError(reply.error));
+      else task.reject(reply.error.storeCode ? new StoreError(reply.error.storeCode, reply.error.message) : new Error(reply.error.message));
     }
     this.drain();
   }
@@ -187,33 +170,12 @@ export class SearchPool {
       // Turn about between the shared queue (new questions) and this worker's own (engine
       // loads, citation deltas), so that neither starves the other under load.
       const shared = slot.ready && this.queue.length > 0 && (slot.pinned.length === 0 || !slot.tookShared);
-      const task = shared ? this.queue.shift() : this.nextPinned(slot);
+      const task = shared ? this.queue.shift() : slot.pinned.shift();
       if (!task) continue;
       slot.tookShared = shared;
       slot.current = task;
       slot.worker.postMessage({ ...task.body, id: this.nextId++ } satisfies PoolRequest);
     }
-  }
-
-  /**
-   * The next task of a worker's own queue. Citation-check requests waiting there (deltas of
-   * several answers, each answer's in order) go together as one batch: one message and one
-   * reply instead of a round trip a delta, so that the worker turns sooner to the questions.
-   */
-  private nextPinned(slot: Slot): Task | undefined {
-    let count = 0;
-    while (count < slot.pinned.length && count < MAX_BATCH && isCheckRequest(slot.pinned[count]!.body)) count++;
-    if (count < 2) return slot.pinned.shift();
-    const parts = slot.pinned.splice(0, count);
-    return {
-      body: { type: "batch", requests: parts.map((part) => part.body as CheckRequestBody) },
-      resolve: (value) =>
-        (value as BatchPartReply[]).forEach((reply, i) => {
-          if (reply.ok) parts[i]!.resolve(reply.value);
-          else parts[i]!.reject(replyError(reply.error));
-        }),
-      reject: (error) => parts.forEach((part) => part.reject(error)),
-    };
   }
 
   /** Every worker builds the engine from the store and swaps it in; the summary of the first. */

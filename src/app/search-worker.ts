@@ -15,7 +15,7 @@ import type { AnswerCitationCheck } from "./grounded-answer.js";
 import { loadEngine } from "./load-engine.js";
 import { loadRetrievalAids } from "./retrieval-aids.js";
 import { openStore } from "./runtime.js";
-import type { BatchPartReply, EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
+import type { EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
 
 type PoolRequestPassages = Extract<PoolRequest, { type: "check-push" }>["passages"];
 
@@ -88,22 +88,7 @@ async function handle(request: PoolRequest): Promise<unknown> {
     case "check-close":
       checks.delete(request.session);
       return null;
-    case "batch": {
-      const replies: BatchPartReply[] = [];
-      for (const part of request.requests) {
-        try {
-          replies.push({ ok: true, value: await handle({ ...part, id: request.id }) });
-        } catch (error) {
-          replies.push({ ok: false, error: errorReply(error) });
-        }
-      }
-      return replies;
-    }
   }
-}
-
-function errorReply(error: unknown): { message: string; storeCode: StoreError["code"] | undefined } {
-  return { message: error instanceof Error ? error.message : String(error), storeCode: error instanceof StoreError ? error.code : undefined };
 }
 
 port.on("message", (request: PoolRequest) => {
@@ -115,6 +100,14 @@ port.on("message", (request: PoolRequest) => {
   }
   handle(request).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies PoolReply),
-    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorReply(error) } satisfies PoolReply),
+    (error: unknown) =>
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        error: {
+          message: error instanceof Error ? error.message : String(error),
+          storeCode: error instanceof StoreError ? error.code : undefined,
+        },
+      } satisfies PoolReply),
   );
 });
