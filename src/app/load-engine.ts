@@ -37,10 +37,14 @@ export async function loadEngine(
   extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
   const stored = await store.loadIndexedVerses();
+  // One string per distinct term: split() makes a copy of each occurrence (≈ 10 MB a worker).
+  const interned = new Map<string, string>();
+  const intern = (term: string) => interned.get(term) ?? (interned.set(term, term), term);
   const verses: EngineVerse[] = stored.map(({ id: _id, ord: _ord, canonical: _canonical, terms, ...verse }) => ({
     ...verse,
-    terms: terms.split(" ").filter(Boolean),
+    terms: terms.split(" ").filter(Boolean).map(intern),
   }));
+  interned.clear();
 
   const { embedder, reason } = await loadServingEmbedder(store, settings);
   let matrix: Float32Array | undefined;

@@ -10,6 +10,7 @@ import { ANALYZER_VERSION } from "../core/analysis/index.js";
 import type { ScopeLexicons } from "../core/scope/features.js";
 import type { ScopeModel } from "../core/scope/gate.js";
 import { parseTopicRows, TopicLexicon } from "../core/scope/topics.js";
+import { TermDictionary } from "../core/search/term-dictionary.js";
 import { findProjectRoot } from "../project-root.js";
 
 export const SCOPE_DIR = "resources/scope";
@@ -39,7 +40,8 @@ async function readScopeResources(dir: string): Promise<ScopeResources> {
   if (analyzer !== ANALYZER_VERSION) {
     throw new Error(`${dir}/pt-br-stems.txt.gz foi gerado com o analisador ${analyzer ?? "?"}; rode npx tsx scripts/build-scope-resources.ts`);
   }
-  const stems = new Set(stemLines.filter((line) => line !== "" && !line.startsWith("#")));
+  // ≈ 200k stems: a sorted dictionary holds them in ≈ 2 MB, a Set in ≈ 15.
+  const { dictionary: stems } = TermDictionary.fromTerms(stemLines.filter((line) => line !== "" && !line.startsWith("#")));
   const topics = new TopicLexicon(parseTopicRows(gunzipSync(topicsGz).toString("utf8")));
   return { lexicons: { words: { hasStem: (stem) => stems.has(stem) }, topics }, model: JSON.parse(modelJson) as ScopeModel };
 }

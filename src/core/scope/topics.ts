@@ -76,10 +76,20 @@ export const DOMAIN_GROUPS: Readonly<Record<string, readonly string[]>> = {
 export const DOMAIN_GROUP_NAMES: readonly string[] = Object.keys(DOMAIN_GROUPS);
 
 interface TopicEntry {
+  /** Lexnames with their synset counts, in first-seen order. */
+  counts: readonly (readonly [string, number])[];
+  total: number;
+  domains: ReadonlySet<string>;
+}
+
+interface BuildingEntry {
   counts: Map<string, number>;
   total: number;
   domains: Set<string>;
 }
+
+/** Shared by the entries without domains (most of them). */
+const NO_DOMAINS: ReadonlySet<string> = new Set();
 
 /** What WordNet says of one stem: shares of its synsets per lexicographer file, and domain groups. */
 export interface StemTopics {
@@ -96,16 +106,28 @@ export class TopicLexicon {
   private readonly byStem = new Map<string, TopicEntry>();
   private readonly byLemma = new Map<string, TopicEntry>();
 
+  /**
+   * Entries are built with Maps and Sets, then frozen as arrays (and one shared empty set): ≈ 60k
+   * entries, a Map and a Set each would cost ≈ 15 MB a thread.
+   */
   constructor(rows: Iterable<{ lemma: string; lexnames: readonly string[]; domains: readonly string[] }>) {
+    const building = [new Map<string, BuildingEntry>(), new Map<string, BuildingEntry>()] as const;
+    const names = new Map<string, string>();
+    const intern = (name: string) => names.get(name) ?? (names.set(name, name), name);
     for (const row of rows) {
-      for (const [map, key] of [[this.byStem, analyzeWord(row.lemma)], [this.byLemma, foldAccents(row.lemma)]] as const) {
+      for (const [map, key] of [[building[0], analyzeWord(row.lemma)], [building[1], foldAccents(row.lemma)]] as const) {
         let entry = map.get(key);
         if (!entry) map.set(key, (entry = { counts: new Map(), total: 0, domains: new Set() }));
         for (const lexname of row.lexnames) {
-          entry.counts.set(lexname, (entry.counts.get(lexname) ?? 0) + 1);
+          entry.counts.set(intern(lexname), (entry.counts.get(lexname) ?? 0) + 1);
           entry.total++;
         }
-        for (const domain of row.domains) entry.domains.add(domain);
+        for (const domain of row.domains) entry.domains.add(intern(domain));
+      }
+    }
+    for (const [from, to] of [[building[0], this.byStem], [building[1], this.byLemma]] as const) {
+      for (const [key, entry] of from) {
+        to.set(key, { counts: [...entry.counts], total: entry.total, domains: entry.domains.size === 0 ? NO_DOMAINS : entry.domains });
       }
     }
   }
