@@ -223,6 +223,7 @@ export class SearchEngine {
   private readonly phrases: Bm25Index;
   private exactIndex: Bm25Index | undefined;
   private readonly vectors: VectorIndex | undefined;
+  private readonly builtVersifications = new Map<string, Versification>();
   private readonly byKey = new Map<string, number>();
   private readonly versification = new Map<string, Map<string, number[]>>();
   private readonly restoreAccents: AccentRestorer;
@@ -308,6 +309,13 @@ export class SearchEngine {
     return new Map([...(books ?? new Map<string, number[]>())].map(([book, chapters]) => [book, Array.from(chapters, (n) => n ?? 0)]));
   }
 
+  /** `versificationOf`, built once per source for the engine's own reads (never handed out). */
+  private versificationFor(source: string): Versification {
+    let built = this.builtVersifications.get(source);
+    if (!built) this.builtVersifications.set(source, (built = this.versificationOf(source)));
+    return built;
+  }
+
   /** Looks a verse up by coordinate in a source (the primary one by default). */
   verseAt(book: string, chapter: number, verse: number, source = this.primarySource): EngineVerse | undefined {
     if (!source) return undefined;
@@ -384,7 +392,7 @@ export class SearchEngine {
     const docs: number[] = [];
     const source = this.primarySource;
     if (!source) return { lookups, docs };
-    const versification = this.versificationOf(source);
+    const versification = this.versificationFor(source);
     for (const match of findQueryReferences(query)) {
       for (const reference of match.references) {
         const validity = validateReference(reference, versification);
