@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSettings } from "../src/config/settings.js";
+import { localCitationCheck } from "../src/app/answer-engine.js";
+import { SearchPool } from "../src/app/search-pool.js";
 import { silentLogger } from "../src/server/logger.js";
 import { startServer, type RunningServer } from "../src/server/main.js";
 import { realBibleIndex } from "./support/bible-index.js";
@@ -220,5 +222,46 @@ describe("search workers and the index's life", () => {
     }
     expect(exited).toBe(1);
     expect(server.searchPool!.status().restarts).toBe(0);
+  }, 120_000);
+});
+
+describe("a worker's order of work", () => {
+  it("runs an answer's first citation check before waiting questions, and later checks in turn with them", async () => {
+    const { dataDir } = await realBibleIndex();
+    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1);
+    try {
+      const engine = pool.answerEngine(await pool.load());
+      const options = { topK: 5, contextWindow: 1 };
+      const prepared = await engine.prepare(QUESTIONS[1]!, [], options);
+      if (prepared.kind !== "passages") throw new Error("expected passages");
+      const first = engine.checkCitations(prepared.passages);
+      const deltas = ["Jesus disse: amai ", "os vossos inimigos (Mateus 5:44).", "Segundo Mateus 5:44, "];
+      const inThisThread = localCitationCheck(prepared.passages, engine.versification);
+      const expected = [inThisThread.push(deltas[0]!), inThisThread.push(deltas[1]!)];
+      expect(await first.push(deltas[0]!)).toBe(expected[0]);
+
+      const done: string[] = [];
+      const track = <T>(label: string, work: Promise<T>) => work.then((value) => (done.push(label), value));
+      const flag = new SharedArrayBuffer(4);
+      await pool.holdNextTask(0, flag);
+      // The worker takes the first question and blocks in it; the rest wait.
+      const asked = [track("q1", engine.prepare(QUESTIONS[0]!, [], options))];
+      await until(() => pool.status().busy === 1);
+      asked.push(track("q2", engine.prepare(QUESTIONS[3]!, [], options)), track("q3", engine.prepare(QUESTIONS[2]!, [], options)));
+      const later = track("first answer, later delta", Promise.resolve(first.push(deltas[1]!)));
+      const second = engine.checkCitations(prepared.passages);
+      const opening = track("second answer, first delta", Promise.resolve(second.push(deltas[2]!)));
+      Atomics.store(new Int32Array(flag), 0, 1);
+      await Promise.all([...asked, later, opening]);
+
+      expect(done).toEqual(["q1", "second answer, first delta", "first answer, later delta", "q2", "q3"]);
+      // Reordered, each answer's check still releases what the check in this thread does.
+      expect(await later).toBe(expected[1]);
+      expect(await opening).toBe(localCitationCheck(prepared.passages, engine.versification).push(deltas[2]!));
+      await first.finish();
+      await second.finish();
+    } finally {
+      await pool.close();
+    }
   }, 120_000);
 });

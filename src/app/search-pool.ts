@@ -38,6 +38,8 @@ interface Task {
   body: RequestBody;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  /** An answer's first check request: its first token waits on it, so no question goes before. */
+  opening?: boolean;
 }
 
 interface Slot {
@@ -156,10 +158,15 @@ export class SearchPool {
     });
   }
 
-  private pin<T>(slot: Slot, body: RequestBody): Promise<T> {
+  private pin<T>(slot: Slot, body: RequestBody, opening = false): Promise<T> {
     if (slot.exited) return Promise.reject(new SearchUnavailableError());
     return new Promise<T>((resolve, reject) => {
-      slot.pinned.push({ body, resolve: resolve as (value: unknown) => void, reject });
+      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject, opening };
+      // An opening goes after the other openings and before everything else: it is its
+      // answer's first request, so no request of the same answer can be ahead of it.
+      const at = opening ? slot.pinned.findIndex((queued) => !queued.opening) : -1;
+      if (at < 0) slot.pinned.push(task);
+      else slot.pinned.splice(at, 0, task);
       this.drain();
     });
   }
@@ -167,12 +174,14 @@ export class SearchPool {
   private drain(): void {
     for (const slot of this.slots) {
       if (slot.current || slot.exited) continue;
-      // Turn about between the shared queue (new questions) and this worker's own (engine
-      // loads, citation deltas), so that neither starves the other under load.
-      const shared = slot.ready && this.queue.length > 0 && (slot.pinned.length === 0 || !slot.tookShared);
+      // An answer's opening check first (its first token waits on it); otherwise turn about
+      // between the shared queue (new questions) and this worker's own (engine loads, later
+      // citation deltas), so that neither starves the other under load.
+      const opening = slot.pinned[0]?.opening === true;
+      const shared = !opening && slot.ready && this.queue.length > 0 && (slot.pinned.length === 0 || !slot.tookShared);
       const task = shared ? this.queue.shift() : slot.pinned.shift();
       if (!task) continue;
-      slot.tookShared = shared;
+      if (!opening) slot.tookShared = shared;
       slot.current = task;
       slot.worker.postMessage({ ...task.body, id: this.nextId++ } satisfies PoolRequest);
     }
@@ -199,8 +208,9 @@ export class SearchPool {
   }
 
   /**
-   * An answer's citation check in the worker with the fewest: its deltas go to that worker in
-   * order, ahead of questions waiting for a search (a streaming answer is not held up by them).
+   * An answer's citation check in the worker with the fewest: its requests go to that worker
+   * in order. The first one (the answer's first token waits on it) goes ahead of questions
+   * waiting for a search; the later ones take turns with them.
    */
   private citationCheck(passages: readonly Passage[]): AnswerCitationCheck {
     const slot = this.slots.filter((s) => !s.exited).reduce((a, b) => (b.checks < a.checks ? b : a));
@@ -213,15 +223,16 @@ export class SearchPool {
       slot.checks -= 1;
     };
     let unsent: readonly Passage[] | undefined = passages;
-    const opening = () => {
+    // The first request opens the check with the passages, ahead of waiting questions.
+    const send = <T>(body: Extract<RequestBody, { type: "check-push" | "check-finish" }>): Promise<T> => {
       const first = unsent;
       unsent = undefined;
-      return first ? { passages: first } : {};
+      return this.pin<T>(slot, first ? { ...body, passages: first } : body, first !== undefined);
     };
     return {
-      push: (delta) => this.pin<string>(slot, { type: "check-push", session, delta, ...opening() }),
+      push: (delta) => send<string>({ type: "check-push", session, delta }),
       finish: async () => {
-        const result = await this.pin<{ tail: string; citations: string[] }>(slot, { type: "check-finish", session, ...opening() });
+        const result = await send<{ tail: string; citations: string[] }>({ type: "check-finish", session });
         end();
         return result;
       },
