@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { hostname } from "node:os";
 import path from "node:path";
 import { loadUsfxFile, usfxSourceName } from "../adapters/sources/usfx-file.js";
-import { GENERATION_KEY, StoreError, type IndexLock, type IndexStore, type VerseInsert } from "../adapters/store/store.js";
+import { StoreError, type IndexStore, type VerseInsert } from "../adapters/store/store.js";
 import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { DENSE_DOCUMENT_FORMAT, documentVectorizer, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
+import { bumpGeneration, withIndexLock } from "./index-lock.js";
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
 
@@ -82,45 +82,20 @@ export async function sha256File(file: string): Promise<string> {
  */
 export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
   if (!options.store.shared) return indexUnlocked(options);
-  const lock = await acquireIndexLock(options.store, options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS);
-  const lost = new AbortController();
-  const renewEvery = Math.max(250, Math.floor((options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS) / 3));
-  const renewal = setInterval(() => {
-    lock.renew().then(
-      (held) => {
-        if (!held) lost.abort(new StoreError("index_locked", "A trava de indexação venceu e outra réplica a assumiu; esta indexação parou."));
-      },
-      () => undefined, // the store is unreachable: the indexer's own writes fail and say so
-    );
-  }, renewEvery);
-  try {
-    const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
-    return await indexUnlocked({ ...options, signal });
-  } finally {
-    clearInterval(renewal);
-    await lock.release().catch(() => undefined);
-  }
+  const ttlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+  return withIndexLock(
+    options.store,
+    {
+      ttlMs,
+      renewEveryMs: Math.max(250, Math.floor(ttlMs / 3)),
+      refused: (holder, until) => new StoreError("index_locked", `Outra réplica (${holder}) está indexando; a trava vale até ${until} se ela não a renovar.`),
+      lost: () => new StoreError("index_locked", "A trava de indexação venceu e outra réplica a assumiu; esta indexação parou."),
+    },
+    (lost) => indexUnlocked({ ...options, signal: options.signal ? AbortSignal.any([options.signal, lost]) : lost }),
+  );
 }
 
 export const DEFAULT_LOCK_TTL_MS = 30_000;
-
-/** Who holds the lock, for messages: host, process and a random suffix. */
-const LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-
-/** Takes the shared store's indexing lock, or fails with `index_locked` naming the holder. */
-async function acquireIndexLock(store: IndexStore, ttlMs: number): Promise<IndexLock> {
-  const attempt = await store.tryLockIndexing(LOCK_OWNER, ttlMs);
-  if (attempt.acquired) return attempt.lock;
-  const until = new Date(attempt.expiresAt).toISOString();
-  throw new StoreError("index_locked", `Outra réplica (${attempt.owner}) está indexando; a trava vale até ${until} se ela não a renovar.`);
-}
-
-/** Tells replicas sharing the store to reload (they poll this manifest entry). */
-async function bumpGeneration(store: IndexStore): Promise<void> {
-  if (!store.shared) return;
-  const current = Number((await store.getManifest(GENERATION_KEY)) ?? "0");
-  await store.setManifest(GENERATION_KEY, String((Number.isFinite(current) ? current : 0) + 1));
-}
 
 async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();

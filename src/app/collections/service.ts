@@ -11,13 +11,13 @@
  * the newest indexed version.
  */
 import { existsSync } from "node:fs";
-import { hostname } from "node:os";
 import path from "node:path";
 import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
 import { collectionStoreFile } from "../../adapters/store/collection-store.js";
 import { openCollectionStores, type CollectionStores } from "../../adapters/store/open.js";
-import { GENERATION_KEY, type IndexLock } from "../../adapters/store/store.js";
+import { GENERATION_KEY } from "../../adapters/store/store.js";
 import type { Settings } from "../../config/settings.js";
+import { bumpGeneration, withIndexLock } from "../index-lock.js";
 import { storeConfig } from "../runtime.js";
 import { discoverCollections, type CollectionSource, type CollectionWarning } from "./sources.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./indexer.js";
@@ -78,8 +78,6 @@ interface Entry {
 }
 
 const silent: CollectionLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-const LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 export class CollectionService {
   private readonly entries = new Map<string, Entry>();
@@ -276,8 +274,9 @@ export class CollectionService {
 
   private async loadEntry(entry: Entry): Promise<void> {
     // Read before the chunks: a write that lands meanwhile shows as a newer generation at the next poll.
-    const generation = this.store(entry).shared ? await this.store(entry).getManifest(GENERATION_KEY) : undefined;
-    entry.loaded = await loadCollection(entry.name, this.store(entry), this.settings);
+    const store = this.store(entry);
+    const generation = store.shared ? await store.getManifest(GENERATION_KEY) : undefined;
+    entry.loaded = await loadCollection(entry.name, store, this.settings);
     entry.generation = generation;
     // What a successful read answers: it could not be read, or it was not in the shared store yet.
     if (entry.error?.code === "collection_load_failed" || (entry.error?.code === "collection_not_in_store" && entry.loaded.documents > 0)) entry.error = null;
@@ -330,40 +329,27 @@ export class CollectionService {
 
   /** Reads the source into the store (under the lock on a shared one), then serves it. */
   private async indexEntry(entry: Entry, source: CollectionSource): Promise<CollectionReloadSummary> {
-    const lock = await this.lock(entry);
-    const lost = new AbortController();
-    const renewal = lock
-      ? setInterval(() => {
-          void lock.renew().then(
-            (held) => held || lost.abort(new CollectionReloadError(entry.name, "index_lock_lost", "A trava de indexação da coleção expirou e foi tomada por outra réplica.")),
-            () => undefined,
-          );
-        }, this.settings.INDEX_LOCK_TTL_MS / 3)
-      : undefined;
-    try {
-      const summary = await reloadCollection(source, { store: this.store(entry), settings: this.settings, logger: this.logger, ...(lock ? { signal: lost.signal } : {}) });
-      if (this.store(entry).shared) {
-        const current = Number((await this.store(entry).getManifest(GENERATION_KEY)) ?? "0");
-        await this.store(entry).setManifest(GENERATION_KEY, String((Number.isFinite(current) ? current : 0) + 1));
+    const store = this.store(entry);
+    const run = async (signal?: AbortSignal): Promise<CollectionReloadSummary> => {
+      const summary = await reloadCollection(source, { store, settings: this.settings, logger: this.logger, ...(signal ? { signal } : {}) });
+      if (store.shared) {
+        await bumpGeneration(store);
         await this.stores!.register(entry.name, source.kind);
       }
       await this.loadEntry(entry);
       return summary;
-    } finally {
-      clearInterval(renewal);
-      await lock?.release().catch(() => undefined);
-    }
-  }
-
-  /** On a shared store: the collection's lock, or `index_locked` naming who holds it. Nothing to take for a local file. */
-  private async lock(entry: Entry): Promise<IndexLock | undefined> {
-    if (!this.store(entry).shared) return undefined;
-    const attempt = await this.store(entry).tryLockIndexing(LOCK_OWNER, this.settings.INDEX_LOCK_TTL_MS);
-    if (attempt.acquired) return attempt.lock;
-    throw new CollectionReloadError(
-      entry.name,
-      "index_locked",
-      `outra réplica (${attempt.owner}) está recarregando esta coleção; a trava vale até ${new Date(attempt.expiresAt).toISOString()} se ela não a renovar.`,
+    };
+    // Nothing to take for a local file; on a shared store, `index_locked` names who holds the lock.
+    if (!store.shared) return run();
+    return withIndexLock(
+      store,
+      {
+        ttlMs: this.settings.INDEX_LOCK_TTL_MS,
+        refused: (holder, until) =>
+          new CollectionReloadError(entry.name, "index_locked", `outra réplica (${holder}) está recarregando esta coleção; a trava vale até ${until} se ela não a renovar.`),
+        lost: () => new CollectionReloadError(entry.name, "index_lock_lost", "A trava de indexação da coleção expirou e foi tomada por outra réplica."),
+      },
+      run,
     );
   }
 
