@@ -65,3 +65,54 @@ describe("dot-product kernels", () => {
     for (const wat of sources) expect(readFileSync(moduleFileOf(wat), "utf8")).toBe(await compileKernel(wat));
   });
 });
+
+describe("the int8 screen", () => {
+  function unitRows(rows: number, dims: number, seed: number): Float32Array {
+    const matrix = randomMatrix(rows, dims, seed);
+    for (let row = 0; row < rows; row++) {
+      const vector = matrix.subarray(row * dims, (row + 1) * dims);
+      // some rows share a direction (ties and near ties), a few are empty
+      if (row % 97 === 5) vector.set(matrix.subarray(0, dims));
+      if (row % 211 === 7) vector.fill(0);
+      const norm = Math.hypot(...vector);
+      if (norm > 0) for (let d = 0; d < dims; d++) vector[d]! /= norm;
+    }
+    return matrix;
+  }
+
+  for (const dims of [13, 64, 256]) {
+    it(`returns exactly the full scan's hits (${dims} dimensions), with floors, filters and ties`, () => {
+      const matrix = unitRows(6000, dims, dims);
+      const screened = new VectorIndex(matrix, dims, { screen: true });
+      const full = new VectorIndex(matrix, dims, { screen: false });
+      expect(screened.screened).toBe(true);
+      expect(full.screened).toBe(false);
+      const allowed = (doc: number) => doc % 3 !== 0;
+      for (let q = 0; q < 12; q++) {
+        const query = q === 0 ? matrix.slice(0, dims) : unitRows(1, dims, 500 + q);
+        for (const [limit, floor] of [[1, -1], [10, 0], [80, 0.05], [5000, -1], [20, 0.9]] as const) {
+          expect(screened.search(query, limit, floor)).toEqual(full.search(query, limit, floor));
+          expect(screened.search(query, limit, floor, allowed)).toEqual(full.search(query, limit, floor, allowed));
+        }
+      }
+    });
+  }
+
+  it("is built by default for large matrices only", () => {
+    expect(new VectorIndex(unitRows(5000, 16, 1), 16).screened).toBe(true);
+    expect(new VectorIndex(unitRows(100, 16, 1), 16).screened).toBe(false);
+    expect(new VectorIndex(unitRows(5000, 16, 1), 16, { kernel: "js" }).screened).toBe(false);
+  });
+
+  it("scores the listed rows with the same bits as the full scan, in both kernels", () => {
+    const dims = 40;
+    const matrix = randomMatrix(300, dims, 3);
+    const query = randomMatrix(1, dims, 4);
+    const rows = Int32Array.from([299, 0, 17, 17, 150]);
+    for (const prefer of ["wasm-simd", "js"] as const) {
+      const kernel = createDotKernel(matrix, dims, { prefer });
+      const all = Array.from(kernel.scores(query));
+      expect(Array.from(kernel.scoresOf(query, rows, 4))).toEqual([all[299], all[0], all[17], all[17]]);
+    }
+  });
+});

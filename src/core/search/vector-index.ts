@@ -1,4 +1,5 @@
 import { createDotKernel, type DotKernel } from "./dot-kernel.js";
+import { Int8Screen } from "./int8-screen.js";
 
 /**
  * Exact nearest-neighbour search over one contiguous Float32Array (row i = document i).
@@ -10,14 +11,37 @@ export interface VectorHit {
   similarity: number;
 }
 
+/** Below this many rows the full f32 scan is cheap enough that the int8 screen is not built. */
+const SCREEN_MIN_ROWS = 4096;
+
+export interface VectorIndexOptions {
+  kernel?: "wasm-simd" | "js";
+  /** Screen with int8 first and rescore only the rows that may be among the best (default: for ≥ 4,096 rows with WebAssembly SIMD). */
+  screen?: boolean;
+}
+
 export class VectorIndex {
   private readonly kernel: DotKernel;
+  private readonly screen: Int8Screen | undefined;
+  private readonly lower: Float64Array;
+  private readonly upper: Float64Array;
+  private readonly candidates: Int32Array;
 
-  constructor(matrix: Float32Array, readonly dimensions: number, options: { kernel?: "wasm-simd" | "js" } = {}) {
+  constructor(matrix: Float32Array, readonly dimensions: number, options: VectorIndexOptions = {}) {
     if (dimensions <= 0 || matrix.length % dimensions !== 0) {
       throw new Error(`vector matrix of ${matrix.length} floats does not split into rows of ${dimensions}`);
     }
     this.kernel = createDotKernel(matrix, dimensions, { prefer: options.kernel });
+    const screened = options.screen ?? (this.kernel.kind === "wasm-simd" && this.kernel.rows >= SCREEN_MIN_ROWS);
+    this.screen = screened ? Int8Screen.of(matrix, dimensions) : undefined;
+    this.lower = new Float64Array(this.screen ? this.kernel.rows : 0);
+    this.upper = new Float64Array(this.screen ? this.kernel.rows : 0);
+    this.candidates = new Int32Array(this.screen ? this.kernel.rows : 0);
+  }
+
+  /** Whether searches screen with int8 before the exact scores. */
+  get screened(): boolean {
+    return this.screen !== undefined;
   }
 
   get size(): number {
@@ -32,6 +56,49 @@ export class VectorIndex {
   /** The best `limit` documents with similarity ≥ `minSimilarity`, best first, ties by id. */
   search(query: Float32Array, limit: number, minSimilarity: number, allowed?: (doc: number) => boolean): VectorHit[] {
     if (limit <= 0 || isZero(query)) return [];
+    return this.screen ? this.screenedSearch(this.screen, query, limit, minSimilarity, allowed) : this.fullSearch(query, limit, minSimilarity, allowed);
+  }
+
+  /**
+   * The same hits as `fullSearch`, scoring exactly only the rows that may be among them. The
+   * `limit`-th largest lower bound τ among rows that surely qualify (lower bound > 0 and ≥
+   * `minSimilarity`, allowed) is a score at least `limit` qualifying rows reach; a row whose
+   * upper bound is below τ scores below all of them and cannot be returned. The others are
+   * rescored with the f32 kernel (the same bits as the full scan) and ranked as it ranks them.
+   */
+  private screenedSearch(screen: Int8Screen, query: Float32Array, limit: number, minSimilarity: number, allowed?: (doc: number) => boolean): VectorHit[] {
+    const { lower, upper, candidates } = this;
+    screen.scan(query, lower, upper);
+    const rows = this.size;
+    const sure = new MinHeap(limit);
+    // One pass: τ only rises, so a row below the running τ is below the final one.
+    let tau = minSimilarity;
+    let count = 0;
+    for (let row = 0; row < rows; row++) {
+      if (upper[row]! < tau) continue;
+      if (allowed && !allowed(row)) continue;
+      candidates[count++] = row;
+      const low = lower[row]!;
+      if (low > 0 && low >= minSimilarity && !(sure.full && low <= sure.min)) {
+        sure.push(low);
+        if (sure.full) tau = Math.max(minSimilarity, sure.min);
+      }
+    }
+    let kept = 0;
+    for (let i = 0; i < count; i++) if (upper[candidates[i]!]! >= tau) candidates[kept++] = candidates[i]!;
+    const scores = this.kernel.scoresOf(query, candidates, kept);
+    const best: VectorHit[] = [];
+    for (let i = 0; i < kept; i++) {
+      const dot = scores[i]!;
+      if (dot < minSimilarity || dot === 0) continue;
+      best.push({ doc: candidates[i]!, similarity: dot });
+    }
+    best.sort(byBest);
+    return best.slice(0, limit);
+  }
+
+  /** Every row scored with the f32 kernel. */
+  private fullSearch(query: Float32Array, limit: number, minSimilarity: number, allowed?: (doc: number) => boolean): VectorHit[] {
     const scores = this.kernel.scores(query);
     const rows = this.size;
     // A bounded min-heap would save little at 31k rows; a threshold-pruned array keeps it simple.
@@ -60,4 +127,50 @@ function byBest(a: VectorHit, b: VectorHit): number {
 function isZero(vector: Float32Array): boolean {
   for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) return false;
   return true;
+}
+
+/** The `capacity` largest numbers pushed so far, smallest on top. */
+class MinHeap {
+  private readonly values: Float64Array;
+  private size = 0;
+
+  constructor(private readonly capacity: number) {
+    this.values = new Float64Array(capacity);
+  }
+
+  get full(): boolean {
+    return this.size === this.capacity;
+  }
+
+  get min(): number {
+    return this.values[0]!;
+  }
+
+  /** Adds `value`; once full, it replaces the smallest (the caller pushes only larger values). */
+  push(value: number): void {
+    const v = this.values;
+    let at: number;
+    if (this.size < this.capacity) {
+      at = this.size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (v[parent]! <= value) break;
+        v[at] = v[parent]!;
+        at = parent;
+      }
+      v[at] = value;
+      return;
+    }
+    at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= this.size) break;
+      const right = left + 1;
+      const child = right < this.size && v[right]! < v[left]! ? right : left;
+      if (v[child]! >= value) break;
+      v[at] = v[child]!;
+      at = child;
+    }
+    v[at] = value;
+  }
 }
