@@ -165,6 +165,7 @@ function dotAt(matrix: Float32Array, offset: number, query: Float32Array, dimens
   return a + b + c + e;
 }
 
-function align16(offset: number): number {
+/** The next 16-byte boundary (SIMD loads and stores want aligned offsets). */
+export function align16(offset: number): number {
   return Math.ceil(offset / 16) * 16;
 }

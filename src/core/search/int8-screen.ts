@@ -1,4 +1,4 @@
-import { instantiateKernel } from "./dot-kernel.js";
+import { align16, instantiateKernel } from "./dot-kernel.js";
 import { WASM_BASE64 } from "./kernels/dot-rows-i8.wasm.js";
 
 /**
@@ -108,8 +108,4 @@ export class Int8Screen {
 /** Rows padded to 16 bytes (one int8x16 load at a time). */
 function strideOf(dimensions: number): number {
   return Math.ceil(dimensions / 16) * 16;
-}
-
-function align16(offset: number): number {
-  return Math.ceil(offset / 16) * 16;
 }
