@@ -212,10 +212,31 @@ function mergeLinks(text: string, matches: ScannedReference[]): ScannedReference
   return out;
 }
 
+interface ShadowScan {
+  mapped: MappedText;
+  outside: ReadonlyArray<readonly [number, number]>;
+  matches: readonly ShadowMatch[];
+}
+
+/**
+ * The last text's shadow and matches: the stream filter scans the same text twice in a row
+ * (what it may hold, then what it releases) whenever it holds nothing back. Results are
+ * never mutated, so sharing them is safe.
+ */
+let lastScan: { text: string; scan: ShadowScan } | undefined;
+
+function shadowScan(text: string): ShadowScan {
+  if (lastScan?.text === text) return lastScan.scan;
+  const { mapped, outside } = buildShadow(text);
+  const scan = { mapped, outside, matches: shadowMatches(mapped, outside) };
+  lastScan = { text, scan };
+  return scan;
+}
+
 /** Every reference in an answer, in order, with offsets into it (see the module comment). */
 export function scanReferences(text: string): ScannedReference[] {
-  const { mapped, outside } = buildShadow(text);
-  const matches = shadowMatches(mapped, outside).map((m): ScannedReference => {
+  const { mapped, matches: found } = shadowScan(text);
+  const matches = found.map((m): ScannedReference => {
     const start = mapped.originalStart(m.start);
     const end = mapped.originalEnd(m.end);
     const match: ScannedReference = { text: text.slice(start, end), start, end, references: m.references };
@@ -250,7 +271,7 @@ export function scanPrefixLength(text: string): number {
   const sub = text.slice(base);
   let open = sub.length;
   // on the text as it is: a header, a continuation or a bare verse in progress
-  const { mapped, outside } = buildShadow(sub);
+  const { mapped, matches } = shadowScan(sub);
   // a header in progress, with the words being written read as the names they may become
   // (the same shadow when the text ends in a digit or punctuation: no word is being written)
   const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1)) && !endsInMarkup(sub);
@@ -261,7 +282,6 @@ export function scanPrefixLength(text: string): number {
     const plainHold = referencePrefixLength(mapped.text);
     if (plainHold > 0) open = Math.min(open, mapped.originalBoundary(mapped.text.length - plainHold));
   }
-  const matches = shadowMatches(mapped, outside);
   const last = matches[matches.length - 1];
   const folded = mapped.folded(foldText);
   if (last && CONTINUATION_PARTIAL.test(folded.slice(last.end))) open = Math.min(open, mapped.originalBoundary(last.start));
