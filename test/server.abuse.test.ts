@@ -295,6 +295,12 @@ describe("headers, request ids, logs and metrics", () => {
     const requestLines = logLines.filter((line) => line.message === "request");
     expect(requestLines.length).toBe(3);
     expect(requestLines.every((line) => typeof line.requestId === "string")).toBe(true);
+    // The answer's own line: how it ended and its timing, with the request id, never the text.
+    await expect.poll(() => logLines.filter((line) => line.message === "chat answered").length).toBe(1);
+    const answered = logLines.find((line) => line.message === "chat answered")!;
+    expect(answered).toMatchObject({ level: "info", requestId: "chat-1", ending: "answered", tokens: 1 });
+    expect(answered.ttftMs).toBeGreaterThan(0);
+    expect(answered.ms).toBeGreaterThanOrEqual(Math.floor(answered.ttftMs as number));
     expect(JSON.stringify(logLines)).not.toContain("pergunta-secreta-xyz");
   });
 
@@ -308,6 +314,10 @@ describe("headers, request ids, logs and metrics", () => {
     expect(text).toMatch(/^pastor_http_requests_total\{method="GET",route="\/api\/health",status="200"\} \d+$/m);
     expect(text).toMatch(/^pastor_http_requests_total\{method="POST",route="\/api\/chat",status="413"\} \d+$/m);
     expect(text).toMatch(/^pastor_http_request_duration_seconds_bucket\{route="\/api\/health",le="\+Inf"\} \d+$/m);
+    // The answered chat of the test before: one time to first token, as a histogram.
+    expect(text).toContain("# TYPE pastor_chat_first_token_seconds histogram");
+    expect(text).toMatch(/^pastor_chat_first_token_seconds_bucket\{le="\+Inf"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^pastor_chat_first_token_seconds_count [1-9]\d*$/m);
     expect(text).toMatch(/^pastor_refusals_total\{reason="body_too_large"\} \d+$/m);
     expect(text).toMatch(/^pastor_refusals_total\{reason="history_too_long"\} \d+$/m);
     expect(text).toContain("\npastor_index_ready 1\n");

@@ -90,12 +90,16 @@ describe("Metrics", () => {
     metrics.requests.inc({ method: "GET", route: "/api/health", status: "200" });
     metrics.latency.observe({ route: "/api/health" }, 0.003);
     metrics.refusals.inc({ reason: 'a"b' });
+    metrics.firstToken.observe({}, 0.2);
     metrics.gauge("pastor_x", "X.", () => 7);
     const text = metrics.render();
     expect(text).toContain('pastor_http_requests_total{method="GET",route="/api/health",status="200"} 2\n');
     expect(text).toContain('pastor_http_request_duration_seconds_bucket{route="/api/health",le="0.005"} 1\n');
     expect(text).toContain('pastor_http_request_duration_seconds_count{route="/api/health"} 1\n');
     expect(text).toContain('pastor_refusals_total{reason="a\\"b"} 1\n');
+    // A histogram without labels: only the bucket bound in braces.
+    expect(text).toContain('pastor_chat_first_token_seconds_bucket{le="0.1"} 0\npastor_chat_first_token_seconds_bucket{le="0.25"} 1\n');
+    expect(text).toContain("pastor_chat_first_token_seconds_sum 0.2\npastor_chat_first_token_seconds_count 1\n");
     expect(text.endsWith("# HELP pastor_x X.\n# TYPE pastor_x gauge\npastor_x 7\n")).toBe(true);
   });
 });

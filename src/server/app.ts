@@ -213,6 +213,7 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.post("/api/chat", async (c) => {
+    const arrived = performance.now();
     let raw: unknown;
     try {
       raw = await c.req.json();
@@ -282,9 +283,21 @@ export function createApp(deps: AppDependencies): Hono {
 
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => controller.abort());
+      let firstTokenMs: number | undefined;
+      let tokens = 0;
+      let ending: string | undefined;
       try {
         for await (const event of events) {
           if (controller.signal.aborted) break;
+          if (event.event === "token") {
+            tokens++;
+            if (firstTokenMs === undefined) {
+              firstTokenMs = performance.now() - arrived;
+              metrics.firstToken.observe({}, firstTokenMs / 1000);
+            }
+          }
+          if (event.event === "done") ending = event.data.refusal ?? "answered";
+          if (event.event === "error") ending = event.data.code;
           if (event.event === "sources") conversations.set(conversationId, event.data.sources);
           if (event.event === "done") {
             conversations.markCited(conversationId, event.data.citations);
@@ -298,14 +311,23 @@ export function createApp(deps: AppDependencies): Hono {
           await stream.writeSSE({ event: event.event, data: JSON.stringify(event.data) });
         }
       } catch (error) {
+        ending = "internal_error";
         metrics.llmErrors.inc({ code: "internal_error" });
         log(c).error("chat failed", { message: error instanceof Error ? error.message : String(error) });
         if (!controller.signal.aborted) {
           await stream.writeSSE({ event: "error", data: JSON.stringify({ code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." }) });
         }
       } finally {
+        const clientLeft = controller.signal.aborted;
         release();
         controller.abort();
+        // The answer's timing, never its text: time to the first token and to the end.
+        log(c).info("chat answered", {
+          ending: clientLeft && ending === undefined ? "client_left" : (ending ?? "unfinished"),
+          ttftMs: firstTokenMs === undefined ? null : Math.round(firstTokenMs * 10) / 10,
+          ms: Math.round(performance.now() - arrived),
+          tokens,
+        });
       }
     });
   });

@@ -1,6 +1,6 @@
 /**
  * The process's counters in the Prometheus text format (version 0.0.4), kept by hand: a few
- * counters, one latency histogram and gauges read at scrape time. Labels are route patterns
+ * counters, two latency histograms and gauges read at scrape time. Labels are route patterns
  * and stable codes only, never user text, so their number stays small.
  */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -70,6 +70,10 @@ export class Metrics {
   readonly latency = new Histogram("pastor_http_request_duration_seconds", "Time to the response headers, by route.");
   readonly refusals = new Counter("pastor_refusals_total", "Requests refused by a limit, by reason (body_too_large, rate_limited, busy, ...).");
   readonly llmErrors = new Counter("pastor_llm_errors_total", "Answers that ended in an error event, by code.");
+  readonly firstToken = new Histogram(
+    "pastor_chat_first_token_seconds",
+    "Time from a chat request's arrival at the route to its first token event, as this server writes it (the client sees it one network trip later).",
+  );
   private readonly gauges: Gauge[] = [];
 
   gauge(name: string, help: string, read: () => number): void {
@@ -77,7 +81,7 @@ export class Metrics {
   }
 
   render(): string {
-    const lines = [...this.requests.render(), ...this.latency.render(), ...this.refusals.render(), ...this.llmErrors.render()];
+    const lines = [...this.requests.render(), ...this.latency.render(), ...this.firstToken.render(), ...this.refusals.render(), ...this.llmErrors.render()];
     for (const gauge of this.gauges) lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`, `${gauge.name} ${gauge.read()}`);
     return `${lines.join("\n")}\n`;
   }
