@@ -1,9 +1,11 @@
 /**
  * Load benchmark (issue 15): 50 and 200 concurrent chat streams against a real server
  * process on 127.0.0.1, with the stub provider (15 ms between chunks) and with a local fake
- * OpenAI-compatible server streaming 40 tokens 20 ms apart. While the streams run, GET
- * /api/health is timed every 50 ms from a separate process. Prints TTFT p50/p95/p99, errors (by kind), health p95
- * and the server's peak RSS. The per-client rate limit is off (every stream comes from
+ * OpenAI-compatible server streaming 40 tokens 20 ms apart (in a process of its own:
+ * bench/fake-llm-process.ts). While the streams run, GET
+ * /api/health is timed every 50 ms from a separate process. Prints TTFT p50/p95/p99 as the
+ * clients see it and as the server logs it ("chat answered": from the route's start to the
+ * first token written), errors (by kind), health p95 and the server's peak RSS. The per-client rate limit is off (every stream comes from
  * 127.0.0.1); the LLM concurrency cap and queue keep their defaults.
  *
  *   npx tsx bench/load.ts      (also the `load` section of `npm run bench`)
@@ -11,20 +13,31 @@
  * Every scenario runs twice, SEARCH_WORKERS=0 (search on the event loop) and the default pool
  * (LOAD_BENCH_WORKERS=N for another size), printed side by side with ratios.
  *
+ * The server is the compiled one `npm start` runs (`bin/pastor.js serve` on `dist/`, built
+ * here first); LOAD_BENCH_TSX=1 runs `src/` through tsx instead, as the figures before
+ * 2026-12 did (tsx's loader thread and transforms add ≈ 90 MB of RSS and CPU of their own).
+ * Each scenario measures 50 streams twice: the first burst after the start (cold: neither the
+ * server's code nor the client's is compiled by the JIT yet) and again (warm, the steady
+ * state of a running server), then 200.
+ *
  * Targets (2 cores): 0 errors at 200 streams, TTFT p95 <= 300 ms at 50, health p95 <= 20 ms,
  * peak RSS <= 600 MB.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
 import { indexCorpus } from "../src/app/indexer.js";
-import { startFakeLlmServer } from "../test/support/fake-llm-servers.js";
 import { freePort, oneStream, percentile, QUESTIONS, ROOT, rssMb, waitForHealth } from "./chat.js";
 
-const LEVELS = [50, 200] as const;
+/** The bursts in order: the first after the start (cold), then the same again (warm), then 200. */
+const BURSTS = [
+  ["50 streams (first burst, cold)", 50],
+  ["50 streams", 50],
+  ["200 streams", 200],
+] as const;
 /**
  * The checkout whose server is measured (default this one): LOAD_BENCH_SERVER_ROOT=/path/to/an
  * older checkout (with node_modules) gives the before figures under the same conditions.
@@ -36,8 +49,7 @@ const FAKE_DELAY_MS = 20;
 
 /**
  * Times GET /api/health every 50 ms from a process of its own while `work` runs, so that the
- * figure is the server's and not this busy process's (it reads every stream and, in the
- * OpenAI scenario, also serves the fake provider).
+ * figure is the server's and not this busy process's (it reads every stream).
  */
 const PROBE = `
 const url = process.argv[1];
@@ -55,6 +67,31 @@ process.stdin.on("data", () => (running = false));
 })();
 `;
 
+/** The fake provider in a child process (bench/fake-llm-process.ts): its address and how to stop it. */
+async function startFakeProvider(): Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/fake-llm-process.ts"), String(FAKE_TOKENS), String(FAKE_DELAY_MS)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (data: Buffer) => {
+      output += data.toString();
+      if (output.includes("\n")) resolve(output.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`fake provider exited with ${code}`)));
+  });
+  const { baseUrl, apiKey } = JSON.parse(line) as { baseUrl: string; apiKey: string };
+  return {
+    baseUrl,
+    apiKey,
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
 async function healthDuring<T>(url: string, work: Promise<T>): Promise<{ result: T; healthMs: number[]; healthFailures: number }> {
   const probe = spawn(process.execPath, ["-e", PROBE, `${url}/api/health`], { stdio: ["pipe", "pipe", "inherit"] });
   let output = "";
@@ -68,13 +105,34 @@ async function healthDuring<T>(url: string, work: Promise<T>): Promise<{ result:
   return { result, healthMs: times.filter((t) => t >= 0), healthFailures: times.filter((t) => t < 0).length };
 }
 
-async function scenario(dataDir: string, env: Record<string, string>): Promise<Record<string, unknown>> {
+const THROUGH_TSX = process.env.LOAD_BENCH_TSX === "1";
+
+/** The server's command line: the compiled CLI (built now), or the sources through tsx. */
+function serverArgs(): string[] {
+  if (THROUGH_TSX) return ["--import", "tsx", path.join(SERVER_ROOT, "src/cli/main.ts"), "serve"];
+  execFileSync(process.execPath, [path.join(SERVER_ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: SERVER_ROOT, stdio: "inherit" });
+  return [path.join(SERVER_ROOT, "bin/pastor.js"), "serve"];
+}
+
+async function scenario(dataDir: string, args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(SERVER_ROOT, "src/cli/main.ts"), "serve"], {
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", AUTO_INDEX: "false", RATE_LIMIT: "false", ...env },
-    stdio: ["ignore", "ignore", "ignore"],
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  // The server's own time to first token, from its "chat answered" log lines (JSON on stderr).
+  let serverTtft: number[] = [];
+  let logTail = "";
+  child.stderr!.on("data", (data: Buffer) => {
+    const lines = (logTail + data.toString()).split("\n");
+    logTail = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.includes('"chat answered"')) continue;
+      const ttft = (JSON.parse(line) as { ttftMs: number | null }).ttftMs;
+      if (ttft !== null) serverTtft.push(ttft);
+    }
   });
   try {
     await waitForHealth(url, child);
@@ -83,8 +141,9 @@ async function scenario(dataDir: string, env: Record<string, string>): Promise<R
     const idleRssMb = rssMb(child.pid!);
     let peakRssMb = idleRssMb;
     const figures: Record<string, unknown> = { idleRssMb };
-    for (const concurrency of LEVELS) {
+    for (const [label, concurrency] of BURSTS) {
       const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(child.pid!))), 50);
+      serverTtft = [];
       const started = performance.now();
       const { result: streams, healthMs, healthFailures } = await healthDuring(
         url,
@@ -95,8 +154,12 @@ async function scenario(dataDir: string, env: Record<string, string>): Promise<R
       const errors: Record<string, number> = {};
       for (const stream of streams) if (stream.error) errors[stream.error] = (errors[stream.error] ?? 0) + 1;
       const ttft = ok.map((s) => s.ttft);
-      figures[`${concurrency} streams`] = {
+      figures[label] = {
         ttftMs: { p50: percentile(ttft, 50), p95: percentile(ttft, 95), p99: percentile(ttft, 99) },
+        // From the route's start to the first token written, as the server logs it: the
+        // client's figure adds its connection and its own event loop, on the same 2 cores.
+        // (null from a server too old to log it)
+        serverTtftMs: serverTtft.length === 0 ? null : { p50: percentile(serverTtft, 50), p95: percentile(serverTtft, 95), p99: percentile(serverTtft, 99) },
         totalMs: { p50: percentile(ok.map((s) => s.total), 50), p95: percentile(ok.map((s) => s.total), 95) },
         errors: streams.length - ok.length,
         errorKinds: errors,
@@ -113,13 +176,14 @@ async function scenario(dataDir: string, env: Record<string, string>): Promise<R
 
 /** The figures compared before/after the search pool, as `[label, path into a scenario's figures]`. */
 const COMPARED: [string, string[]][] = [
-  ...LEVELS.flatMap((level): [string, string[]][] => [
-    [`${level} streams TTFT p50 ms`, [`${level} streams`, "ttftMs", "p50"]],
-    [`${level} streams TTFT p95 ms`, [`${level} streams`, "ttftMs", "p95"]],
-    [`${level} streams TTFT p99 ms`, [`${level} streams`, "ttftMs", "p99"]],
-    [`${level} streams errors`, [`${level} streams`, "errors"]],
-    [`${level} streams health p95 ms`, [`${level} streams`, "healthMs", "p95"]],
-    [`${level} streams health max ms`, [`${level} streams`, "healthMs", "max"]],
+  ...BURSTS.flatMap(([label]): [string, string[]][] => [
+    [`${label} TTFT p50 ms`, [label, "ttftMs", "p50"]],
+    [`${label} TTFT p95 ms`, [label, "ttftMs", "p95"]],
+    [`${label} TTFT p99 ms`, [label, "ttftMs", "p99"]],
+    [`${label} server-side TTFT p95 ms`, [label, "serverTtftMs", "p95"]],
+    [`${label} errors`, [label, "errors"]],
+    [`${label} health p95 ms`, [label, "healthMs", "p95"]],
+    [`${label} health max ms`, [label, "healthMs", "max"]],
   ]),
   ["idle RSS MB", ["idleRssMb"]],
   ["peak RSS MB", ["peakRssMb"]],
@@ -153,8 +217,7 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
   const store = SqliteStore.open(dataDir);
   await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 2048, dense: { kind: "lsa" } });
   store.close();
-  const fake = await startFakeLlmServer("openai");
-  fake.script({ chunks: Array.from({ length: FAKE_TOKENS }, (_, i) => `palavra${i} `), delayMs: FAKE_DELAY_MS });
+  const fake = await startFakeProvider();
   const pooled: Record<string, string> = process.env.LOAD_BENCH_WORKERS ? { SEARCH_WORKERS: process.env.LOAD_BENCH_WORKERS } : {};
   const providers: [string, string, Record<string, string>][] = [
     ["stub", "stub (15 ms between chunks)", { LLM_PROVIDER: "stub" }],
@@ -166,11 +229,12 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
       { LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini", OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: fake.apiKey },
     ]);
   }
+  const args = serverArgs();
   try {
-    const figures: Record<string, unknown> = { server: SERVER_ROOT, searchWorkers: process.env.LOAD_BENCH_WORKERS ?? "default (availableParallelism - 1, 1..4)" };
+    const figures: Record<string, unknown> = { server: `${SERVER_ROOT} (${THROUGH_TSX ? "src/ through tsx" : "compiled, as npm start runs it"})`, searchWorkers: process.env.LOAD_BENCH_WORKERS ?? "default (availableParallelism - 1, 1..4)" };
     for (const [name, provider, env] of providers) {
-      const before = await scenario(dataDir, { ...env, SEARCH_WORKERS: "0" });
-      const after = await scenario(dataDir, { ...env, ...pooled });
+      const before = await scenario(dataDir, args, { ...env, SEARCH_WORKERS: "0" });
+      const after = await scenario(dataDir, args, { ...env, ...pooled });
       figures[name] = { provider, inProcess: before, pool: after, "in-process → pool (ratio)": compare(before, after) };
     }
     return figures;
