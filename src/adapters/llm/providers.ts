@@ -30,8 +30,9 @@ import { STUB_MODEL, createStubProvider } from "./stub.js";
  * packages (OpenAI, Groq, Anthropic) and the community Ollama provider (native `/api/chat`
  * NDJSON), called at the SDK's specification level (`LanguageModelV3.doStream`): an answer
  * here is plain text in one step, so `streamText`'s steps, tools, telemetry and chained web
- * streams would only cost CPU on the event loop (≈ 3.5× the work per delta, measured). Keys live only here and in the SDK's request headers: they
- * are never part of an error message, a log line or anything sent to the browser.
+ * streams would only cost CPU on the event loop (≈ 3.5× the work per delta, measured). Keys
+ * live only here and in the SDK's request headers: they are never part of an error message,
+ * a log line or anything sent to the browser.
  */
 
 export interface ProviderConfig {
@@ -196,7 +197,7 @@ function clean(value: string | undefined): string | undefined {
 type AbortCause = "caller" | "timeout" | "done";
 
 /** The request as the specification's prompt: the system prompt, then the turns as text parts. */
-export function toSpecPrompt(system: string | undefined, messages: readonly { role: "user" | "assistant"; content: string }[]): LanguageModelV3Prompt {
+function toSpecPrompt(system: string | undefined, messages: readonly { role: "user" | "assistant"; content: string }[]): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = system === undefined ? [] : [{ role: "system", content: system }];
   for (const turn of messages) prompt.push({ role: turn.role, content: [{ type: "text", text: turn.content }] });
   return prompt;
@@ -252,6 +253,7 @@ async function* streamWithSdk(
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
     armTimer();
+    // One try (no retries): an error reaches the user in seconds, not after a minute of backoff.
     const { stream } = await model.doStream({
       prompt: toSpecPrompt(request.system, messages),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
