@@ -2,11 +2,11 @@
  * Load benchmark (issue 15): 50 and 200 concurrent chat streams against a real server
  * process on 127.0.0.1, with the stub provider (15 ms between chunks) and with a local fake
  * OpenAI-compatible server streaming 40 tokens 20 ms apart (in a process of its own:
- * bench/fake-llm-process.ts). While the streams run, GET
- * /api/health is timed every 50 ms from a separate process. Prints TTFT p50/p95/p99 as the
- * clients see it and as the server logs it ("chat answered": from the route's start to the
- * first token written), errors (by kind), health p95 and the server's peak RSS. The per-client rate limit is off (every stream comes from
- * 127.0.0.1); the LLM concurrency cap and queue keep their defaults.
+ * bench/fake-llm-process.ts). While the streams run, GET /api/health is timed every 50 ms
+ * from a separate process. Prints TTFT p50/p95/p99 as the clients see it and as the server
+ * logs it ("chat answered": from the route's start to the first token written), errors (by
+ * kind), health p95 and the server's peak RSS. The per-client rate limit is off (every
+ * stream comes from 127.0.0.1); the LLM concurrency cap and queue keep their defaults.
  *
  *   npx tsx bench/load.ts      (also the `load` section of `npm run bench`)
  *
@@ -217,6 +217,8 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
   const store = SqliteStore.open(dataDir);
   await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 2048, dense: { kind: "lsa" } });
   store.close();
+  // Built before the fake provider starts: a failed build leaves no child process behind.
+  const args = serverArgs();
   const fake = await startFakeProvider();
   const pooled: Record<string, string> = process.env.LOAD_BENCH_WORKERS ? { SEARCH_WORKERS: process.env.LOAD_BENCH_WORKERS } : {};
   const providers: [string, string, Record<string, string>][] = [
@@ -229,7 +231,6 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
       { LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini", OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: fake.apiKey },
     ]);
   }
-  const args = serverArgs();
   try {
     const figures: Record<string, unknown> = { server: `${SERVER_ROOT} (${THROUGH_TSX ? "src/ through tsx" : "compiled, as npm start runs it"})`, searchWorkers: process.env.LOAD_BENCH_WORKERS ?? "default (availableParallelism - 1, 1..4)" };
     for (const [name, provider, env] of providers) {

@@ -296,15 +296,15 @@ export function createApp(deps: AppDependencies): Hono {
               metrics.firstToken.observe({}, firstTokenMs / 1000);
             }
           }
-          if (event.event === "done") ending = event.data.refusal ?? "answered";
-          if (event.event === "error") ending = event.data.code;
           if (event.event === "sources") conversations.set(conversationId, event.data.sources);
           if (event.event === "done") {
+            ending = event.data.refusal ?? "answered";
             conversations.markCited(conversationId, event.data.citations);
             // Answered without the model: out of scope (the gate) or no evidence.
             if (event.data.refusal) metrics.refusals.inc({ reason: event.data.refusal });
           }
           if (event.event === "error") {
+            ending = event.data.code;
             metrics.llmErrors.inc({ code: event.data.code });
             log(c).warn("chat error", { code: event.data.code });
           }

@@ -214,7 +214,6 @@ function mergeLinks(text: string, matches: ScannedReference[]): ScannedReference
 
 interface ShadowScan {
   mapped: MappedText;
-  outside: ReadonlyArray<readonly [number, number]>;
   matches: readonly ShadowMatch[];
 }
 
@@ -228,7 +227,7 @@ let lastScan: { text: string; scan: ShadowScan } | undefined;
 function shadowScan(text: string): ShadowScan {
   if (lastScan?.text === text) return lastScan.scan;
   const { mapped, outside } = buildShadow(text);
-  const scan = { mapped, outside, matches: shadowMatches(mapped, outside) };
+  const scan = { mapped, matches: shadowMatches(mapped, outside) };
   lastScan = { text, scan };
   return scan;
 }
