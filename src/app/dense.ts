@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { IndexStore, MissingVector } from "../adapters/store/store.js";
+import type { Awaitable, IndexStore, MissingVector } from "../adapters/store/store.js";
 import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../adapters/sources/cross-references-file.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { analyzeTokens } from "../core/analysis/index.js";
@@ -16,6 +16,7 @@ import {
   trainingBags,
 } from "../core/embedding/linked-documents.js";
 import { findProjectRoot } from "../project-root.js";
+import { yieldToEventLoop } from "./event-loop.js";
 
 /**
  * Chooses the dense side from EMBEDDING_MODEL:
@@ -50,13 +51,60 @@ export async function prepareEmbedder(choice: DenseChoice, context: DenseContext
   switch (choice.kind) {
     case "none":
       return undefined;
-    case "transformers": {
-      const { createTransformersEmbedder } = await import("../adapters/embedders/transformers.js");
-      return createTransformersEmbedder({ model: choice.model });
-    }
+    case "transformers":
+      return loadTransformersEmbedder(choice.model);
     case "lsa":
       return prepareLsa(context);
   }
+}
+
+/** A transformers.js model (hub id or local folder); its adapter is imported only then. */
+export async function loadTransformersEmbedder(model: string): Promise<Embedder> {
+  const { createTransformersEmbedder } = await import("../adapters/embedders/transformers.js");
+  return createTransformersEmbedder({ model });
+}
+
+/**
+ * The transformers.js model (or `preloaded`), or why it could not be loaded (Portuguese), for
+ * a caller that then serves lexical search: the Bible's engine and every collection.
+ */
+export async function transformersOrReason(model: string, preloaded?: Embedder): Promise<{ embedder: Embedder } | { reason: string }> {
+  if (preloaded) return { embedder: preloaded };
+  try {
+    return { embedder: await loadTransformersEmbedder(model) };
+  } catch (error) {
+    const detail = error instanceof Error ? `: ${error.message}` : "";
+    return { reason: `o modelo de embeddings "${model}" não pôde ser carregado${detail} (busca só léxica)` };
+  }
+}
+
+export interface EmbedBatchesOptions<Row> {
+  batchSize: number;
+  /** The vectors of one batch, in its order. */
+  embed(batch: readonly Row[]): Awaitable<Float32Array[]>;
+  /** Stores one batch's vectors (before the next batch is embedded). */
+  save(rows: { id: number; vector: Float32Array }[]): Awaitable<void>;
+  /** Rows done so far, after each batch. */
+  onBatch?(done: number): void;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Embeds rows batch by batch, each batch saved before the next (an interrupted run keeps what
+ * it saved, and the next run embeds only what is still missing); the signal is checked before
+ * each batch, and the event loop runs after each. The one loop of the Bible's and the
+ * collections' dense sides. How many rows were embedded.
+ */
+export async function embedInBatches<Row extends { id: number }>(rows: readonly Row[], options: EmbedBatchesOptions<Row>): Promise<number> {
+  for (let start = 0; start < rows.length; start += options.batchSize) {
+    options.signal?.throwIfAborted();
+    const batch = rows.slice(start, start + options.batchSize);
+    const vectors = await options.embed(batch);
+    await options.save(batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })));
+    options.onBatch?.(start + batch.length);
+    await yieldToEventLoop();
+  }
+  return rows.length;
 }
 
 /** Loads the stored LSA model for the current corpus without training (for serving). */

@@ -5,18 +5,13 @@
  * replicas sharing the store to reload.
  */
 import { hostname } from "node:os";
-import { GENERATION_KEY, type Awaitable, type LockAttempt } from "../adapters/store/store.js";
+import { GENERATION_KEY, type CollectionStoreBase } from "../adapters/store/store.js";
 
 /** Who holds the lock, for messages: host, process and a random suffix. */
 export const INDEX_LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
-/** What the lock and the generation need of a store (`IndexStore` and `CollectionIndexStore` both are one). */
-export interface LockableStore {
-  readonly shared: boolean;
-  getManifest(key: string): Awaitable<string | undefined>;
-  setManifest(key: string, value: string): Awaitable<void>;
-  tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;
-}
+/** What the lock and the generation need of a store (the Bible's or a document collection's). */
+export type LockableStore = Pick<CollectionStoreBase, "shared" | "getManifest" | "setManifest" | "tryLockIndexing">;
 
 export interface IndexLockOptions {
   ttlMs: number;

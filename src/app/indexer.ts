@@ -8,7 +8,8 @@ import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
-import { DENSE_DOCUMENT_FORMAT, documentVectorizer, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
+import { DENSE_DOCUMENT_FORMAT, documentVectorizer, embedInBatches, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
+import { yieldToEventLoop } from "./event-loop.js";
 import { bumpGeneration, withIndexLock } from "./index-lock.js";
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
@@ -237,23 +238,13 @@ async function embedMissing(store: IndexStore, embedder: Embedder, options: Inde
   const missing = await store.versesMissingVectors(key);
   const total = (await store.vectorCount(key)) + missing.length;
   const vectorizer = missing.length > 0 ? await documentVectorizer(embedder, store) : undefined;
-  let done = total - missing.length;
-  options.onProgress?.({ phase: "dense", done, total });
-  for (let start = 0; start < missing.length; start += options.batchSize) {
-    options.signal?.throwIfAborted();
-    const batch = missing.slice(start, start + options.batchSize);
-    const vectors = await vectorizer!.vectors(batch);
-    await store.saveVectors(
-      key,
-      batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),
-    );
-    done += batch.length;
-    options.onProgress?.({ phase: "dense", done, total });
-    await yieldToEventLoop();
-  }
-  return missing.length;
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  const stored = total - missing.length;
+  options.onProgress?.({ phase: "dense", done: stored, total });
+  return embedInBatches(missing, {
+    batchSize: options.batchSize,
+    embed: (batch) => vectorizer!.vectors(batch),
+    save: (rows) => store.saveVectors(key, rows),
+    onBatch: (done) => options.onProgress?.({ phase: "dense", done: stored + done, total }),
+    signal: options.signal,
+  });
 }

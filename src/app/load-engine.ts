@@ -2,7 +2,7 @@ import type { IndexStore } from "../adapters/store/store.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../core/search/engine.js";
 import type { Settings } from "../config/settings.js";
-import { loadStoredLsa, parseDenseChoice, prepareEmbedder, vectorKey } from "./dense.js";
+import { loadStoredLsa, parseDenseChoice, transformersOrReason, vectorKey } from "./dense.js";
 
 export interface LoadedEngine {
   engine: SearchEngine;
@@ -84,10 +84,5 @@ async function loadServingEmbedder(store: IndexStore, settings: Settings): Promi
     const embedder = fingerprint ? await loadStoredLsa(store, fingerprint) : undefined;
     return embedder ? { embedder } : { reason: "o modelo semântico do corpus ainda não foi treinado (rode a indexação)" };
   }
-  try {
-    const embedder = await prepareEmbedder(choice, { store, corpusFingerprint: "" });
-    return { embedder };
-  } catch (error) {
-    return { reason: error instanceof Error ? error.message : String(error) };
-  }
+  return transformersOrReason(choice.model);
 }

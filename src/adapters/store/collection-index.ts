@@ -1,5 +1,5 @@
 import type { DocumentChunk, IndexedChunk } from "../../core/documents/types.js";
-import type { Awaitable, LockAttempt } from "./store.js";
+import type { Awaitable, CollectionStoreBase } from "./store.js";
 
 /**
  * The storage interface of one document collection, implemented by its SQLite file
@@ -9,17 +9,9 @@ import type { Awaitable, LockAttempt } from "./store.js";
  * old chunks and their vectors go), one dense model and one model's vectors at a time, and
  * on a shared store the indexing lock and a generation replicas poll.
  */
-export interface CollectionIndexStore {
+export interface CollectionIndexStore extends CollectionStoreBase {
   /** The collection's name. */
   readonly name: string;
-  /** Where the data lives, for logs (a file path or a server URL). */
-  readonly location: string;
-  /** True when several processes may serve it (then a reload takes the lock and bumps the generation). */
-  readonly shared: boolean;
-  close(): Awaitable<void>;
-
-  getManifest(key: string): Awaitable<string | undefined>;
-  setManifest(key: string, value: string): Awaitable<void>;
 
   /** Every document (with its SHA-256 and status), ordered by source id. */
   listDocuments(): Awaitable<StoredDocument[]>;
@@ -38,19 +30,10 @@ export interface CollectionIndexStore {
   /** Id, text and analysed terms of every chunk, in the same order (for training). */
   chunkTerms(): Awaitable<{ id: number; text: string; terms: string[] }[]>;
 
-  /** Stores a model and drops every other one. */
-  saveModel(id: string, data: Buffer): Awaitable<void>;
-  loadModel(id: string): Awaitable<Buffer | undefined>;
   /** Chunks without a vector of `model`, in the chunk order. */
   chunksMissingVectors(model: string): Awaitable<{ id: number; text: string; terms: string[] }[]>;
-  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): Awaitable<void>;
   /** Deletes the vectors of every model but `model`; how many went. */
   deleteVectorsExcept(model: string): Awaitable<number>;
-  loadVectors(model: string): Awaitable<Map<number, Float32Array>>;
-  vectorCount(model: string): Awaitable<number>;
-
-  /** Takes the collection's indexing lock for `ttlMs`, or says who holds it (always taken on a local file). */
-  tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;
 }
 
 /** What a document is, whichever way it goes (written, stored). */

@@ -56,16 +56,35 @@ export type LockAttempt = { acquired: true; lock: IndexLock } | { acquired: fals
 
 export type StoreKind = "sqlite" | "chroma";
 
-export interface IndexStore {
-  readonly kind: StoreKind;
+/**
+ * What the index of every collection holds beside its units (the Bible's verses, a document
+ * collection's chunks): where it lives, its manifest, the trained dense model, vectors per
+ * model key, and the indexing lock. `IndexStore` (the Bible) and `CollectionIndexStore` (one
+ * document collection) are one each, on SQLite or on Chroma.
+ */
+export interface CollectionStoreBase {
   /** Where the data lives, for logs and /api/status (a file path or a server URL). */
   readonly location: string;
-  /** True when several processes may share the store (then indexing takes the lock and replicas poll). */
+  /** True when several processes may share the store (then indexing takes the lock and bumps the generation replicas poll). */
   readonly shared: boolean;
   close(): Awaitable<void>;
 
   getManifest(key: string): Awaitable<string | undefined>;
   setManifest(key: string, value: string): Awaitable<void>;
+
+  /** Keeps one trained model (the others go). */
+  saveModel(id: string, data: Buffer): Awaitable<void>;
+  loadModel(id: string): Awaitable<Buffer | undefined>;
+  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): Awaitable<void>;
+  loadVectors(model: string): Awaitable<Map<number, Float32Array>>;
+  vectorCount(model: string): Awaitable<number>;
+
+  /** Takes the indexing lock for `ttlMs` (renewed by the holder), or says who holds it (always taken on a local file). */
+  tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;
+}
+
+export interface IndexStore extends CollectionStoreBase {
+  readonly kind: StoreKind;
 
   listSources(): Awaitable<SourceRecord[]>;
   /** Starts (or restarts) a source: drops whatever it had and records it as partial. */
@@ -90,17 +109,8 @@ export interface IndexStore {
   /** Rewrites the context windows of some verses (after CONTEXT_WINDOW changes). */
   updateContexts(rows: readonly { id: number; contextBefore: string; contextAfter: string }[]): Awaitable<void>;
 
-  /** Keeps one trained model (the others go). */
-  saveModel(id: string, data: Buffer): Awaitable<void>;
-  loadModel(id: string): Awaitable<Buffer | undefined>;
   /** Non-empty verses without a vector under `model`, ordered by source, then position. */
   versesMissingVectors(model: string): Awaitable<MissingVector[]>;
-  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): Awaitable<void>;
-  loadVectors(model: string): Awaitable<Map<number, Float32Array>>;
-  vectorCount(model: string): Awaitable<number>;
-
-  /** Takes the indexing lock for `ttlMs` (renewed by the holder), or says who holds it. */
-  tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;
 }
 
 export type StoreErrorCode = "store_unavailable" | "store_failed" | "store_not_installed" | "index_locked";

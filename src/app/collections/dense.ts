@@ -9,7 +9,7 @@
  *   and only chunks without a vector are embedded. Fewer than 2 chunks, or a vocabulary too
  *   small to train on: dense off, with the reason.
  * - "none": dense off.
- * - a transformers.js model id or folder: loaded through prepareEmbedder; only chunks without
+ * - a transformers.js model id or folder (see transformersOrReason); only chunks without
  *   a vector of that model are embedded (each chunk's `text`).
  *
  * Manifest keys: `dense` (lsa | transformers | off), `dense_model` (the key the vectors in use
@@ -18,11 +18,10 @@
  * retrained even when it was too small).
  */
 import type { CollectionIndexStore } from "../../adapters/store/collection-index.js";
-import type { SqliteStore } from "../../adapters/store/sqlite-store.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
 import { createLsaEmbedder, deserializeLsa, trainLsaFromTerms, type LsaModel } from "../../core/embedding/lsa.js";
-import { fingerprint, prepareEmbedder, type DenseChoice } from "../dense.js";
+import { embedInBatches, fingerprint, transformersOrReason, type DenseChoice } from "../dense.js";
 
 export type CollectionDenseKind = "lsa" | "transformers" | "off";
 
@@ -46,9 +45,6 @@ const COLLECTION_LSA_VERSION = "collection-lsa/v1";
 /** Chunks embedded (and written) per batch. */
 const LSA_BATCH = 512;
 const TRANSFORMERS_BATCH = 16;
-
-/** prepareEmbedder's context only serves the Bible's own LSA model; a transformers choice never reads it. */
-const NO_BIBLE_CONTEXT = { store: undefined as unknown as SqliteStore, corpusFingerprint: "" };
 
 /**
  * What the collection's LSA model depends on: the (source id, SHA-256) pairs of its documents,
@@ -162,17 +158,12 @@ async function loadLsa(store: CollectionIndexStore, id: string): Promise<LsaMode
 }
 
 async function embedMissingLsa(store: CollectionIndexStore, model: LsaModel, signal: AbortSignal | undefined): Promise<number> {
-  const missing = await store.chunksMissingVectors(model.id);
-  for (let start = 0; start < missing.length; start += LSA_BATCH) {
-    signal?.throwIfAborted();
-    const batch = missing.slice(start, start + LSA_BATCH);
-    await store.saveVectors(
-      model.id,
-      batch.map((row) => ({ id: row.id, vector: model.embedTerms(row.terms) })),
-    );
-    await yieldToEventLoop();
-  }
-  return missing.length;
+  return embedInBatches(await store.chunksMissingVectors(model.id), {
+    batchSize: LSA_BATCH,
+    embed: (batch) => batch.map((row) => model.embedTerms(row.terms)),
+    save: (rows) => store.saveVectors(model.id, rows),
+    signal,
+  });
 }
 
 async function updateTransformers(
@@ -180,37 +171,18 @@ async function updateTransformers(
   choice: Extract<DenseChoice, { kind: "transformers" }>,
   options: UpdateDenseOptions,
 ): Promise<CollectionDenseResult> {
-  let embedder = options.embedder;
-  if (!embedder) {
-    try {
-      embedder = await prepareEmbedder(choice, NO_BIBLE_CONTEXT);
-    } catch (error) {
-      return { dense: "off", reason: modelFailure(choice.model, error), trained: false, vectorsComputed: 0 };
-    }
-  }
-  if (!embedder) return { dense: "off", reason: modelFailure(choice.model, undefined), trained: false, vectorsComputed: 0 };
+  const loaded = await transformersOrReason(choice.model, options.embedder);
+  if ("reason" in loaded) return { dense: "off", reason: loaded.reason, trained: false, vectorsComputed: 0 };
+  const { embedder } = loaded;
   const key = embedder.id;
   await store.deleteVectorsExcept(key);
-  const missing = await store.chunksMissingVectors(key);
-  for (let start = 0; start < missing.length; start += TRANSFORMERS_BATCH) {
-    options.signal?.throwIfAborted();
-    const batch = missing.slice(start, start + TRANSFORMERS_BATCH);
-    const vectors = await embedder.embed(
-      batch.map((row) => row.text),
-      "document",
-    );
-    await store.saveVectors(
-      key,
-      batch.map((row, i) => ({ id: row.id, vector: vectors[i]! })),
-    );
-    await yieldToEventLoop();
-  }
-  return { dense: "transformers", model: key, trained: false, vectorsComputed: missing.length };
-}
-
-function modelFailure(model: string, error: unknown): string {
-  const detail = error instanceof Error ? `: ${error.message}` : "";
-  return `o modelo de embeddings "${model}" não pôde ser carregado${detail} (busca só léxica)`;
+  const vectorsComputed = await embedInBatches(await store.chunksMissingVectors(key), {
+    batchSize: TRANSFORMERS_BATCH,
+    embed: (batch) => embedder.embed(batch.map((row) => row.text), "document"),
+    save: (rows) => store.saveVectors(key, rows),
+    signal: options.signal,
+  });
+  return { dense: "transformers", model: key, trained: false, vectorsComputed };
 }
 
 /** What serving a collection needs from its dense side. */
@@ -242,18 +214,7 @@ export async function loadCollectionEmbedder(
     const lsa = await loadLsa(store, model);
     return lsa ? { embedder: createLsaEmbedder(lsa), model } : { reason: stale };
   }
-  let embedder = preloaded;
-  if (!embedder) {
-    try {
-      embedder = await prepareEmbedder(choice, NO_BIBLE_CONTEXT);
-    } catch (error) {
-      return { reason: modelFailure(choice.model, error) };
-    }
-  }
-  if (!embedder) return { reason: modelFailure(choice.model, undefined) };
-  return embedder.id === model ? { embedder, model } : { reason: stale };
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  const loaded = await transformersOrReason(choice.model, preloaded);
+  if ("reason" in loaded) return loaded;
+  return loaded.embedder.id === model ? { embedder: loaded.embedder, model } : { reason: stale };
 }

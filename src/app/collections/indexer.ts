@@ -24,6 +24,7 @@ import { splitMetaBlock } from "../../core/documents/meta-block.js";
 import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
 import { parseDenseChoice, type DenseChoice } from "../dense.js";
+import { yieldToEventLoop } from "../event-loop.js";
 import { updateCollectionDense, type CollectionDenseKind } from "./dense.js";
 import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./sources.js";
 
@@ -291,8 +292,4 @@ function prepareDocument(
       terms: analyze(chunk.text).join(" "),
     })),
   };
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

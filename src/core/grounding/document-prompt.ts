@@ -31,13 +31,7 @@
  * element or open a new one: "Ignore as instruções anteriores </fontes>" stays data.
  */
 import type { DocumentPassage } from "./document-passages.js";
-import {
-  type ChatMessage,
-  type ChatPrompt,
-  escapeAttribute,
-  escapeText,
-  normaliseHistory,
-} from "./prompt.js";
+import { type ChatMessage, type ChatPrompt, escapeAttribute, escapeText, messagesWithQuestion, sourcesAndQuestion } from "./prompt.js";
 
 export interface DocumentChatPromptInput {
   /** The collection's configured name (a folder under collections/, or a MySQL source's name). */
@@ -129,30 +123,16 @@ export function formatDocumentPassage(passage: DocumentPassage): string {
 
 /** The last user message's content: the excerpts block, then the question. */
 export function formatDocumentQuestionMessage(question: string, passages: readonly DocumentPassage[]): string {
-  const sources =
-    passages.length === 0
-      ? "<fontes>\n(nenhum trecho encontrado)\n</fontes>"
-      : `<fontes>\n${passages.map(formatDocumentPassage).join("\n")}\n</fontes>`;
-  return `${sources}\n\n<pergunta>\n${escapeText(question.trim())}\n</pergunta>`;
+  return sourcesAndQuestion(passages.map(formatDocumentPassage), "(nenhum trecho encontrado)", question);
 }
 
-/**
- * The messages for one question: the earlier turns normalised as ./prompt.ts does
- * (`normaliseHistory`: empty ones dropped, each cut, the last 20 kept, same-role turns merged,
- * user first), then the user message with the excerpts (as escaped data) and the question. When
- * the history ends with a user message, the new content is merged into it (turns alternate).
- */
+/** The messages for one question: the earlier turns, then the excerpts and the question (`messagesWithQuestion`). */
 export function buildDocumentUserMessage(
   question: string,
   passages: readonly DocumentPassage[],
   history: readonly ChatMessage[] = [],
 ): ChatMessage[] {
-  const messages = normaliseHistory(history);
-  const content = formatDocumentQuestionMessage(question, passages);
-  const last = messages[messages.length - 1];
-  if (last && last.role === "user") last.content = `${last.content}\n\n${content}`;
-  else messages.push({ role: "user", content });
-  return messages;
+  return messagesWithQuestion(history, formatDocumentQuestionMessage(question, passages));
 }
 
 /** The whole prompt for one question over a collection (system prompt + messages). */

@@ -154,13 +154,18 @@ export function formatPassage(passage: Passage): string {
   return lines.join("\n");
 }
 
+/**
+ * The last user message of any collection: its sources' elements in a `<fontes>` block (or
+ * `empty` inside it when there are none), then the question, escaped.
+ */
+export function sourcesAndQuestion(elements: readonly string[], empty: string, question: string): string {
+  const sources = `<fontes>\n${elements.length === 0 ? empty : elements.join("\n")}\n</fontes>`;
+  return `${sources}\n\n<pergunta>\n${escapeText(question.trim())}\n</pergunta>`;
+}
+
 /** The last user message: the sources block, then the question. */
 export function formatQuestionMessage(question: string, passages: readonly Passage[]): string {
-  const sources =
-    passages.length === 0
-      ? "<fontes>\n(nenhuma fonte encontrada)\n</fontes>"
-      : `<fontes>\n${passages.map(formatPassage).join("\n")}\n</fontes>`;
-  return `${sources}\n\n<pergunta>\n${escapeText(question.trim())}\n</pergunta>`;
+  return sourcesAndQuestion(passages.map(formatPassage), "(nenhuma fonte encontrada)", question);
 }
 
 /**
@@ -181,15 +186,22 @@ export function normaliseHistory(history: readonly ChatMessage[]): ChatMessage[]
 }
 
 /**
- * The prompt for one question: the constant system prompt, the earlier turns as plain messages,
- * and the last user message with the passages (as escaped data) and the question. When the
- * history ends with a user message, the new question is merged into it (turns alternate).
+ * The messages for one question, whatever the collection: the earlier turns normalised
+ * (`normaliseHistory`), then `content` (the sources and the question) as the last user message.
+ * When the history ends with a user message, the content is merged into it (turns alternate).
  */
-export function buildChatPrompt(input: ChatPromptInput): ChatPrompt {
-  const messages = normaliseHistory(input.history ?? []);
-  const content = formatQuestionMessage(input.question, input.passages);
+export function messagesWithQuestion(history: readonly ChatMessage[], content: string): ChatMessage[] {
+  const messages = normaliseHistory(history);
   const last = messages[messages.length - 1];
   if (last && last.role === "user") last.content = `${last.content}\n\n${content}`;
   else messages.push({ role: "user", content });
-  return { system: SYSTEM_PROMPT, messages };
+  return messages;
+}
+
+/**
+ * The prompt for one question: the constant system prompt, the earlier turns as plain messages,
+ * and the last user message with the passages (as escaped data) and the question.
+ */
+export function buildChatPrompt(input: ChatPromptInput): ChatPrompt {
+  return { system: SYSTEM_PROMPT, messages: messagesWithQuestion(input.history ?? [], formatQuestionMessage(input.question, input.passages)) };
 }
