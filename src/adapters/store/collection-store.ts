@@ -1,10 +1,7 @@
-import type Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { CollectionIndexStore, DocumentWrite, StoredChunk, StoredDocument } from "./collection-index.js";
-import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
-import { migrateSchema, readManifest, writeManifest } from "./sqlite-manifest.js";
-import type { LockAttempt } from "./store.js";
+import { SqliteIndexFile } from "./sqlite-index-file.js";
 
 /**
  * The index of one document collection: ONE SQLite file per collection,
@@ -17,6 +14,40 @@ import type { LockAttempt } from "./store.js";
  * crash never leaves half a document: either the old version or the new one is there.
  */
 export const COLLECTION_SCHEMA_VERSION = 1;
+
+const TABLES = `
+  CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    source_id TEXT NOT NULL UNIQUE,
+    discipline TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    title TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    meta_text TEXT,
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
+    indexed_at TEXT
+  );
+  CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    chunk INTEGER NOT NULL,
+    page INTEGER,
+    page_end INTEGER,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    body TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    UNIQUE (document_id, chunk)
+  );
+  CREATE TABLE IF NOT EXISTS vectors (
+    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
+  CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL);
+`;
 
 /** Collection names: ASCII letters, digits, `_` and `-`, starting with a letter or digit, 1–64 characters. */
 export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
@@ -83,17 +114,12 @@ interface ChunkRow {
 /** Stable order of chunks everywhere (loading, training, embedding): discipline, source id, position. */
 const CHUNK_ORDER = "d.discipline, d.source_id, c.chunk";
 
-export class CollectionStore implements CollectionIndexStore {
-  readonly db: Database.Database;
-  /** One process writes a collection's file at a time through SQLite's own locking. */
-  readonly shared = false;
-
+export class CollectionStore extends SqliteIndexFile implements CollectionIndexStore {
   private constructor(
     readonly name: string,
-    readonly file: string,
+    file: string,
   ) {
-    this.db = openSqliteFile(file);
-    this.migrate();
+    super(file, { tables: TABLES, version: COLLECTION_SCHEMA_VERSION, vectorUnit: "chunk_id", modelsStamped: false });
   }
 
   /**
@@ -104,74 +130,6 @@ export class CollectionStore implements CollectionIndexStore {
     const file = collectionStoreFile(dataDir, name);
     mkdirSync(path.dirname(file), { recursive: true });
     return new CollectionStore(name, file);
-  }
-
-  get location(): string {
-    return this.file;
-  }
-
-  close(): void {
-    if (this.db.open) this.db.close();
-  }
-
-  /** A file of one process: the lock is SQLite's own write lock, always "acquired" here. */
-  tryLockIndexing(owner: string): LockAttempt {
-    return { acquired: true, lock: { owner, renew: () => Promise.resolve(true), release: () => Promise.resolve() } };
-  }
-
-  /** Creates what is missing, in one write transaction (two processes may open a new file at once). */
-  private migrate(): void {
-    migrateSchema(
-      this.db,
-      `
-        CREATE TABLE IF NOT EXISTS documents (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          source_id TEXT NOT NULL UNIQUE,
-          discipline TEXT NOT NULL,
-          slug TEXT NOT NULL,
-          title TEXT NOT NULL,
-          sha256 TEXT NOT NULL,
-          meta_text TEXT,
-          chunk_count INTEGER NOT NULL DEFAULT 0,
-          status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
-          indexed_at TEXT
-        );
-        CREATE TABLE IF NOT EXISTS chunks (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-          chunk INTEGER NOT NULL,
-          page INTEGER,
-          page_end INTEGER,
-          title TEXT NOT NULL,
-          text TEXT NOT NULL,
-          body TEXT NOT NULL,
-          terms TEXT NOT NULL,
-          UNIQUE (document_id, chunk)
-        );
-        CREATE TABLE IF NOT EXISTS vectors (
-          chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-          model TEXT NOT NULL,
-          vector BLOB NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
-        CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL);
-      `,
-      COLLECTION_SCHEMA_VERSION,
-    );
-  }
-
-  transaction<T>(work: () => T): T {
-    return writeTransaction(this.db, work);
-  }
-
-  // --- manifest ---------------------------------------------------------------------
-
-  getManifest(key: string): string | undefined {
-    return readManifest(this.db, key);
-  }
-
-  setManifest(key: string, value: string): void {
-    writeManifest(this.db, key, value);
   }
 
   // --- documents and chunks ---------------------------------------------------------
@@ -315,19 +273,6 @@ export class CollectionStore implements CollectionIndexStore {
 
   // --- dense side -------------------------------------------------------------------
 
-  /** Stores a model and drops every other one (a collection has one dense model at a time). */
-  saveModel(id: string, data: Buffer): void {
-    this.transaction(() => {
-      this.db.prepare("DELETE FROM models WHERE id <> ?").run(id);
-      this.db.prepare("INSERT INTO models (id, data) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data").run(id, data);
-    });
-  }
-
-  loadModel(id: string): Buffer | undefined {
-    const row = this.db.prepare("SELECT data FROM models WHERE id = ?").get(id) as { data: Buffer } | undefined;
-    return row?.data;
-  }
-
   /** Chunks without a vector of `model` (none, or one of another model), in the stable chunk order. */
   chunksMissingVectors(model: string): { id: number; text: string; terms: string[] }[] {
     const rows = this.db
@@ -340,38 +285,9 @@ export class CollectionStore implements CollectionIndexStore {
     return rows.map((row) => ({ id: row.id, text: row.text, terms: splitTerms(row.terms) }));
   }
 
-  /** Writes vectors (one per chunk, replacing any previous one) in one transaction. */
-  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): void {
-    const upsert = this.db.prepare(
-      "INSERT INTO vectors (chunk_id, model, vector) VALUES (?, ?, ?) ON CONFLICT(chunk_id) DO UPDATE SET model = excluded.model, vector = excluded.vector",
-    );
-    this.transaction(() => {
-      for (const row of rows) upsert.run(row.id, model, Buffer.from(row.vector.buffer, row.vector.byteOffset, row.vector.byteLength));
-    });
-  }
-
   /** Deletes the vectors of every model but `model`. How many went. */
   deleteVectorsExcept(model: string): number {
     return this.db.prepare("DELETE FROM vectors WHERE model <> ?").run(model).changes;
-  }
-
-  /** Vectors of `model`, keyed by chunk id. */
-  loadVectors(model: string): Map<number, Float32Array> {
-    const vectors = new Map<number, Float32Array>();
-    const rows = this.db.prepare("SELECT chunk_id, vector FROM vectors WHERE model = ?").iterate(model) as IterableIterator<{
-      chunk_id: number;
-      vector: Buffer;
-    }>;
-    for (const row of rows) {
-      const copy = new Float32Array(row.vector.byteLength / 4);
-      new Uint8Array(copy.buffer).set(row.vector);
-      vectors.set(row.chunk_id, copy);
-    }
-    return vectors;
-  }
-
-  vectorCount(model: string): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM vectors WHERE model = ?").get(model) as { n: number }).n;
   }
 }
 

@@ -1,9 +1,7 @@
-import type Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { IndexedVerse, IndexStore, LockAttempt, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
-import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
-import { migrateSchema, readManifest, writeManifest } from "./sqlite-manifest.js";
+import { SqliteIndexFile } from "./sqlite-index-file.js";
+import type { IndexedVerse, IndexStore, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
 
 export type { IndexedVerse, SourceRecord, StoredVerse, VerseInsert } from "./store.js";
 
@@ -14,6 +12,40 @@ export type { IndexedVerse, SourceRecord, StoredVerse, VerseInsert } from "./sto
  * batch in flight, and a restart resumes where the last committed batch ended.
  */
 export const SCHEMA_VERSION = 1;
+
+const TABLES = `
+  CREATE TABLE IF NOT EXISTS sources (
+    file TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    verse_count INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
+    indexed_at TEXT
+  );
+  CREATE TABLE IF NOT EXISTS verses (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL REFERENCES sources(file) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,
+    book TEXT NOT NULL,
+    book_name TEXT NOT NULL,
+    canonical INTEGER NOT NULL,
+    chapter INTEGER NOT NULL,
+    verse INTEGER NOT NULL,
+    verse_end INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    context_before TEXT NOT NULL,
+    context_after TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    UNIQUE (source, book, chapter, verse),
+    UNIQUE (source, ord)
+  );
+  CREATE TABLE IF NOT EXISTS vectors (
+    verse_id INTEGER PRIMARY KEY REFERENCES verses(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
+  CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
+`;
 
 interface VerseRow {
   id: number;
@@ -30,81 +62,16 @@ interface VerseRow {
   context_after: string;
 }
 
-export class SqliteStore implements IndexStore {
+export class SqliteStore extends SqliteIndexFile implements IndexStore {
   readonly kind = "sqlite" as const;
-  /** One process per file: indexing needs no lock and nobody else changes the index. */
-  readonly shared = false;
-  readonly db: Database.Database;
 
-  private constructor(readonly file: string) {
-    this.db = openSqliteFile(file);
-    this.migrate();
+  private constructor(file: string) {
+    super(file, { tables: TABLES, version: SCHEMA_VERSION, vectorUnit: "verse_id", modelsStamped: true });
   }
 
   static open(dataDir: string, fileName = "pastor.sqlite"): SqliteStore {
     mkdirSync(dataDir, { recursive: true });
     return new SqliteStore(path.join(dataDir, fileName));
-  }
-
-  get location(): string {
-    return this.file;
-  }
-
-  close(): void {
-    if (this.db.open) this.db.close();
-  }
-
-  /** Creates what is missing, in one write transaction (two processes may open a new file at once). */
-  private migrate(): void {
-    migrateSchema(
-      this.db,
-      `
-        CREATE TABLE IF NOT EXISTS sources (
-          file TEXT PRIMARY KEY,
-          sha256 TEXT NOT NULL,
-          verse_count INTEGER NOT NULL DEFAULT 0,
-          status TEXT NOT NULL CHECK (status IN ('partial', 'complete')),
-          indexed_at TEXT
-        );
-        CREATE TABLE IF NOT EXISTS verses (
-          id INTEGER PRIMARY KEY,
-          source TEXT NOT NULL REFERENCES sources(file) ON DELETE CASCADE,
-          ord INTEGER NOT NULL,
-          book TEXT NOT NULL,
-          book_name TEXT NOT NULL,
-          canonical INTEGER NOT NULL,
-          chapter INTEGER NOT NULL,
-          verse INTEGER NOT NULL,
-          verse_end INTEGER NOT NULL,
-          text TEXT NOT NULL,
-          context_before TEXT NOT NULL,
-          context_after TEXT NOT NULL,
-          terms TEXT NOT NULL,
-          UNIQUE (source, book, chapter, verse),
-          UNIQUE (source, ord)
-        );
-        CREATE TABLE IF NOT EXISTS vectors (
-          verse_id INTEGER PRIMARY KEY REFERENCES verses(id) ON DELETE CASCADE,
-          model TEXT NOT NULL,
-          vector BLOB NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
-        CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
-      `,
-      SCHEMA_VERSION,
-    );
-  }
-
-  transaction<T>(work: () => T): T {
-    return writeTransaction(this.db, work);
-  }
-
-  getManifest(key: string): string | undefined {
-    return readManifest(this.db, key);
-  }
-
-  setManifest(key: string, value: string): void {
-    writeManifest(this.db, key, value);
   }
 
   listSources(): SourceRecord[] {
@@ -234,20 +201,6 @@ export class SqliteStore implements IndexStore {
 
   // --- dense side -------------------------------------------------------------------
 
-  saveModel(id: string, data: Buffer): void {
-    this.transaction(() => {
-      this.db.prepare("DELETE FROM models WHERE id <> ?").run(id);
-      this.db
-        .prepare("INSERT INTO models (id, data, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data")
-        .run(id, data, new Date().toISOString());
-    });
-  }
-
-  loadModel(id: string): Buffer | undefined {
-    const row = this.db.prepare("SELECT data FROM models WHERE id = ?").get(id) as { data: Buffer } | undefined;
-    return row?.data;
-  }
-
   /** Ids of non-empty verses that have no vector for `model` yet, in order. */
   versesMissingVectors(model: string): { id: number; text: string; contextBefore: string; contextAfter: string }[] {
     return this.db
@@ -257,39 +210,6 @@ export class SqliteStore implements IndexStore {
          WHERE x.verse_id IS NULL AND v.text <> '' ORDER BY v.source, v.ord`,
       )
       .all(model) as { id: number; text: string; contextBefore: string; contextAfter: string }[];
-  }
-
-  saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): void {
-    const upsert = this.db.prepare(
-      "INSERT INTO vectors (verse_id, model, vector) VALUES (?, ?, ?) ON CONFLICT(verse_id) DO UPDATE SET model = excluded.model, vector = excluded.vector",
-    );
-    this.transaction(() => {
-      for (const row of rows) upsert.run(row.id, model, Buffer.from(row.vector.buffer, row.vector.byteOffset, row.vector.byteLength));
-    });
-  }
-
-  /** Vectors of `model`, keyed by verse id. */
-  loadVectors(model: string): Map<number, Float32Array> {
-    const vectors = new Map<number, Float32Array>();
-    const rows = this.db.prepare("SELECT verse_id, vector FROM vectors WHERE model = ?").iterate(model) as IterableIterator<{
-      verse_id: number;
-      vector: Buffer;
-    }>;
-    for (const row of rows) {
-      const copy = new Float32Array(row.vector.byteLength / 4);
-      new Uint8Array(copy.buffer).set(row.vector);
-      vectors.set(row.verse_id, copy);
-    }
-    return vectors;
-  }
-
-  vectorCount(model: string): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM vectors WHERE model = ?").get(model) as { n: number }).n;
-  }
-
-  /** Always granted: the SQLite file belongs to one process (a lock left by a killed one would only block its resume). */
-  tryLockIndexing(owner: string): LockAttempt {
-    return { acquired: true, lock: { owner, renew: async () => true, release: async () => undefined } };
   }
 }
 
