@@ -78,6 +78,19 @@ export async function transformersOrReason(model: string, preloaded?: Embedder):
   }
 }
 
+/**
+ * The vectors of `units` as one matrix in their order (row i: unit i), what the search core
+ * scans; a unit without a vector of `dimensions` gets a zero row (no dense signal for it).
+ */
+export function vectorMatrix(units: readonly { id: number }[], vectors: ReadonlyMap<number, Float32Array>, dimensions: number): Float32Array {
+  const matrix = new Float32Array(units.length * dimensions);
+  units.forEach((unit, row) => {
+    const vector = vectors.get(unit.id);
+    if (vector && vector.length === dimensions) matrix.set(vector, row * dimensions);
+  });
+  return matrix;
+}
+
 export interface EmbedBatchesOptions<Row> {
   batchSize: number;
   /** The vectors of one batch, in its order. */

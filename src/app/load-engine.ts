@@ -2,7 +2,7 @@ import type { IndexStore } from "../adapters/store/store.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../core/search/engine.js";
 import type { Settings } from "../config/settings.js";
-import { loadStoredLsa, parseDenseChoice, transformersOrReason, vectorKey } from "./dense.js";
+import { loadStoredLsa, parseDenseChoice, transformersOrReason, vectorKey, vectorMatrix } from "./dense.js";
 
 export interface LoadedEngine {
   engine: SearchEngine;
@@ -15,15 +15,20 @@ export interface LoadedEngine {
 
 export const PRIMARY_SOURCE = "por-blivre.usfx.xml";
 
-export function searchSettingsFrom(settings: Settings, overrides: Partial<SearchSettings> = {}): SearchSettings {
+/** What every collection's search reads from the environment (the Bible's and each document collection's). */
+export function retrievalSettingsFrom(
+  settings: Pick<Settings, "TOP_K" | "CANDIDATE_MULTIPLIER" | "MAX_KEYWORD_ONLY" | "MIN_SIMILARITY">,
+): Pick<SearchSettings, "topK" | "candidateMultiplier" | "maxKeywordOnly" | "minSimilarity"> {
   return {
-    ...DEFAULT_SEARCH_SETTINGS,
     topK: settings.TOP_K,
     candidateMultiplier: settings.CANDIDATE_MULTIPLIER,
     maxKeywordOnly: settings.MAX_KEYWORD_ONLY,
     minSimilarity: settings.MIN_SIMILARITY,
-    ...overrides,
   };
+}
+
+export function searchSettingsFrom(settings: Settings, overrides: Partial<SearchSettings> = {}): SearchSettings {
+  return { ...DEFAULT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings), ...overrides };
 }
 
 /**
@@ -54,11 +59,7 @@ export async function loadEngine(
     if (vectors.size === 0) {
       denseOffReason = "os vetores ainda não foram calculados (rode a indexação)";
     } else {
-      matrix = new Float32Array(stored.length * embedder.dimensions);
-      stored.forEach((verse, row) => {
-        const vector = vectors.get(verse.id);
-        if (vector) matrix!.set(vector, row * embedder.dimensions);
-      });
+      matrix = vectorMatrix(stored, vectors, embedder.dimensions);
     }
   }
   const sources = new Set(stored.map((verse) => verse.source));

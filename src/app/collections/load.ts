@@ -7,7 +7,8 @@ import type { CollectionIndexStore } from "../../adapters/store/collection-index
 import type { Settings } from "../../config/settings.js";
 import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/documents/search.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
-import { parseDenseChoice } from "../dense.js";
+import { parseDenseChoice, vectorMatrix } from "../dense.js";
+import { retrievalSettingsFrom } from "../load-engine.js";
 import { loadScopeResources } from "../scope.js";
 import { loadCollectionEmbedder, type CollectionDenseKind } from "./dense.js";
 
@@ -31,13 +32,7 @@ export type CollectionLoadSettings = Pick<
 
 /** The search settings from the environment (the same TOP_K… as the Bible); BM25 and weights keep their defaults. */
 export function documentSearchSettings(settings: Omit<CollectionLoadSettings, "EMBEDDING_MODEL">): DocumentSearchSettings {
-  return {
-    ...DEFAULT_DOCUMENT_SEARCH_SETTINGS,
-    topK: settings.TOP_K,
-    candidateMultiplier: settings.CANDIDATE_MULTIPLIER,
-    maxKeywordOnly: settings.MAX_KEYWORD_ONLY,
-    minSimilarity: settings.MIN_SIMILARITY,
-  };
+  return { ...DEFAULT_DOCUMENT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings) };
 }
 
 /**
@@ -64,11 +59,7 @@ export async function loadCollection(
     if (vectors.size === 0 && chunks.length > 0) {
       reason = `a coleção "${name}" não tem vetores calculados; recarregue-a (busca só léxica)`;
     } else {
-      matrix = new Float32Array(chunks.length * dims);
-      chunks.forEach((chunk, row) => {
-        const vector = vectors.get(chunk.id);
-        if (vector && vector.length === dims) matrix!.set(vector, row * dims);
-      });
+      matrix = vectorMatrix(chunks, vectors, dims);
     }
   }
   const useDense = matrix !== undefined && dense.embedder !== undefined;
