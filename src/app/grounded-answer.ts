@@ -6,6 +6,7 @@
  */
 import type { ChatTurn, GenerateRequest, LlmProvider } from "../core/chat/llm.js";
 import { isLlmError } from "../core/chat/llm.js";
+import type { ChunkPlace } from "../core/documents/types.js";
 import type { StreamCitationCheck } from "../core/grounding/stream-check.js";
 import type { ScopeDecision } from "../core/scope/gate.js";
 
@@ -24,18 +25,12 @@ export interface SourceJson {
 }
 
 /** What the browser receives for a document excerpt. */
-export interface DocumentSourceJson {
+export interface DocumentSourceJson extends ChunkPlace {
   kind: "document";
   id: string;
   /** The excerpt's number in the prompt (the model cites it as [n]). */
   number: number;
   collection: string;
-  sourceId: string;
-  /** 0-based. */
-  chunk: number;
-  page?: number;
-  pageEnd?: number;
-  title: string;
   discipline: string;
   /** Human citation, the text the answer shows for it. */
   citation: string;

@@ -2,6 +2,7 @@ import type { IndexStore } from "../adapters/store/store.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../core/search/engine.js";
 import type { Settings } from "../config/settings.js";
+import type { HybridSearchSettings } from "../core/search/fusion.js";
 import { loadStoredLsa, parseDenseChoice, transformersOrReason, vectorKey, vectorMatrix } from "./dense.js";
 
 export interface LoadedEngine {
@@ -18,7 +19,7 @@ export const PRIMARY_SOURCE = "por-blivre.usfx.xml";
 /** What every collection's search reads from the environment (the Bible's and each document collection's). */
 export function retrievalSettingsFrom(
   settings: Pick<Settings, "TOP_K" | "CANDIDATE_MULTIPLIER" | "MAX_KEYWORD_ONLY" | "MIN_SIMILARITY">,
-): Pick<SearchSettings, "topK" | "candidateMultiplier" | "maxKeywordOnly" | "minSimilarity"> {
+): Pick<HybridSearchSettings, "topK" | "candidateMultiplier" | "maxKeywordOnly" | "minSimilarity"> {
   return {
     topK: settings.TOP_K,
     candidateMultiplier: settings.CANDIDATE_MULTIPLIER,

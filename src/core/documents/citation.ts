@@ -2,16 +2,9 @@
  * How a document chunk is cited to humans, and its stable machine key. Pure.
  */
 
-export interface DocumentCitationInput {
-  title: string;
-  sourceId: string;
-  /** 0-based chunk position, as in DocumentChunk and in JSON results. */
-  chunk: number;
-  /** Page where the chunk starts (paginated documents). */
-  page?: number;
-  /** Page where the chunk ends, when it differs from `page`. */
-  pageEnd?: number;
-}
+import type { ChunkPlace } from "./types.js";
+
+export type DocumentCitationInput = ChunkPlace;
 
 /**
  * Human citation of a chunk (Portuguese):

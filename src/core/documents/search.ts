@@ -11,7 +11,7 @@ import { textVocabulary, type CorpusVocabulary } from "../scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { Bm25Index } from "../search/bm25.js";
-import { DENSE, LEXICAL, fuseHybrid } from "../search/fusion.js";
+import { DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "../search/fusion.js";
 import { reciprocalRankFusion, RRF_K } from "../search/rrf.js";
 import { VectorIndex } from "../search/vector-index.js";
 import { documentKey, formatDocumentCitation } from "./citation.js";
@@ -19,21 +19,7 @@ import type { DocumentHit, IndexedChunk } from "./types.js";
 
 export type DocumentSearchMode = "hybrid" | "lexical" | "dense";
 
-export interface DocumentSearchSettings {
-  /** Okapi BM25 parameters of every silo. */
-  bm25K1: number;
-  bm25B: number;
-  /** Results returned when the caller gives no `k`. */
-  topK: number;
-  /** Each side (each silo, and the dense side) ranks `k × candidateMultiplier` candidates. */
-  candidateMultiplier: number;
-  /** Positions lexical-only hits may take in a hybrid answer. */
-  maxKeywordOnly: number;
-  /** Cosine below this is noise, never a dense hit. */
-  minSimilarity: number;
-  lexicalWeight: number;
-  denseWeight: number;
-}
+export type DocumentSearchSettings = HybridSearchSettings;
 
 export const DEFAULT_DOCUMENT_SEARCH_SETTINGS: DocumentSearchSettings = Object.freeze({
   bm25K1: 1.2,

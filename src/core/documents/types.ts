@@ -67,8 +67,12 @@ export interface RawDocument {
   sha256: string;
 }
 
-/** One indexed piece of a document. */
-export interface DocumentChunk {
+/**
+ * Where a chunk is: its document and position (its stable coordinate, `documentKey`), its pages
+ * and its lesson's title, what its human citation is made of. Every form a chunk takes (stored,
+ * found, shown to the model, sent to the browser) carries it.
+ */
+export interface ChunkPlace {
   sourceId: string;
   /** 0-based position of the chunk in its document. */
   chunk: number;
@@ -78,6 +82,10 @@ export interface DocumentChunk {
   pageEnd?: number;
   /** Title of the lesson (from the block, else the document's title, else its slug). */
   title: string;
+}
+
+/** One indexed piece of a document. */
+export interface DocumentChunk extends ChunkPlace {
   /**
    * What the lexical index and the embedder see: `Título: {title}` on the first line, then
    * (chunk 0 only) the metadata block, then this chunk's words of the body.
@@ -100,16 +108,10 @@ export interface IndexedChunk extends DocumentChunk {
 }
 
 /** One search result over a collection. */
-export interface DocumentHit {
-  sourceId: string;
+export interface DocumentHit extends ChunkPlace {
   collection: string;
   discipline: string;
   slug: string;
-  title: string;
-  /** 0-based. */
-  chunk: number;
-  page?: number;
-  pageEnd?: number;
   /** Chunk text as indexed (title line, block in chunk 0, body words). */
   text: string;
   body: string;

@@ -11,7 +11,7 @@
  *   selection order (`lessonHeader`), never repeated on its other passages.
  * A source without a (non-blank) block gets neither field. Pure.
  */
-import type { DocumentHit } from "../documents/types.js";
+import type { ChunkPlace, DocumentHit } from "../documents/types.js";
 
 /** The fields of a search hit a passage is made from. */
 export type DocumentPassageSource = Pick<
@@ -19,15 +19,9 @@ export type DocumentPassageSource = Pick<
   "sourceId" | "chunk" | "page" | "pageEnd" | "title" | "citation" | "body" | "metaText"
 >;
 
-export interface DocumentPassage {
+export interface DocumentPassage extends ChunkPlace {
   /** 1-based number: the `n` of `<trecho n="…">` in the prompt and of the `[n]` markers. */
   number: number;
-  sourceId: string;
-  /** 0-based chunk position in its document. */
-  chunk: number;
-  page?: number;
-  pageEnd?: number;
-  title: string;
   /** Human citation ("Apostila X, p. 12", "A Trindade (teologia/a-trindade.md, trecho 2)"). */
   citation: string;
   /** The chunk's body words (what the prompt quotes). */

@@ -5,7 +5,7 @@ import type { Embedder } from "../embedding/embedder.js";
 import { wordsByTerm, type CorpusVocabulary } from "../scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
-import { DENSE, LEXICAL, applyKeywordOnlyQuota } from "./fusion.js";
+import { DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from "./fusion.js";
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
@@ -61,14 +61,7 @@ export interface SearchResponse {
   scope?: ScopeDecision;
 }
 
-export interface SearchSettings {
-  /** Okapi BM25 parameters of the verse-text index. */
-  bm25K1: number;
-  bm25B: number;
-  topK: number;
-  candidateMultiplier: number;
-  maxKeywordOnly: number;
-  minSimilarity: number;
+export interface SearchSettings extends HybridSearchSettings {
   /** Weight of the phrase (bigram) signal added to the BM25 score. */
   phraseWeight: number;
   /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
@@ -86,8 +79,6 @@ export interface SearchSettings {
   expansionWeight: number;
   /** At most this many expansions (that the corpus uses) per query word. */
   expansionsPerWord: number;
-  lexicalWeight: number;
-  denseWeight: number;
   /** How many of the top fused hits pull in their strongest cross references. */
   crossrefSeeds: number;
   crossrefWeight: number;

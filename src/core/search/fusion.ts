@@ -3,6 +3,24 @@ import { reciprocalRankFusion, RRF_K, type FusedItem } from "./rrf.js";
 export const LEXICAL = "lexical";
 export const DENSE = "dense";
 
+/** What every collection's hybrid search is tuned with; the Bible's engine adds its own levers. */
+export interface HybridSearchSettings {
+  /** Okapi BM25 parameters of the lexical index (of each silo, in a document collection). */
+  bm25K1: number;
+  bm25B: number;
+  /** Results returned when the caller gives no `k`. */
+  topK: number;
+  /** Each side (each silo, and the dense side) ranks `k × candidateMultiplier` candidates. */
+  candidateMultiplier: number;
+  /** Positions lexical-only hits may take in a hybrid answer. */
+  maxKeywordOnly: number;
+  /** Cosine below this is noise, never a dense hit. */
+  minSimilarity: number;
+  /** Weights of the two rankings in the fusion. */
+  lexicalWeight: number;
+  denseWeight: number;
+}
+
 export interface HybridFusionOptions {
   /** How many results to return. */
   limit: number;
