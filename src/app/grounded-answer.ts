@@ -110,13 +110,42 @@ export interface GroundedPlan {
   check: () => AnswerCitationCheck;
 }
 
+/** What a collection's chat makes of a question: the gate's refusal, or a grounded answer's plan. */
+export type AnswerPlan =
+  | { kind: "out_of_scope"; scope: ScopeDecision; message: string; collection?: string }
+  | ({ kind: "grounded" } & GroundedPlan);
+
+/** How one collection (the Bible, or a document collection) plans its answers: retrieval, the gate, sources, prompt and check. */
+export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
+
+/**
+ * One answer over any collection, as the events the SSE route writes. Out of scope: the fixed
+ * reply, no model call. No evidence: a fixed message, no model call. Otherwise the sources and
+ * the model's checked stream. A search worker that died with the question: the Portuguese
+ * `search_failed` error event.
+ */
+export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider, input: ChatInput): AsyncGenerator<ChatEvent> {
+  let planned: AnswerPlan;
+  try {
+    planned = await planner(input);
+  } catch (error) {
+    if (error instanceof SearchUnavailableError) {
+      yield { event: "error", data: { code: error.code, message: error.message } };
+      return;
+    }
+    throw error;
+  }
+  if (planned.kind === "out_of_scope") yield* refuseOutOfScope(input.conversationId, planned.scope, planned.message, planned.collection);
+  else yield* streamGroundedAnswer(provider, input, planned);
+}
+
 /**
  * The events of one answer: the consulted sources, then the no-evidence reply or the model's
  * text with every citation checked, and the citations that survived. A provider failure, or a
  * search worker lost mid-answer, is an `error` event (its stable code); a client that went away
  * ends the stream quietly.
  */
-export async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
+async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
   const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: plan.sources };
   if (plan.collection !== undefined) data.collection = plan.collection;
   yield { event: "sources", data };
@@ -149,7 +178,7 @@ export async function* streamGroundedAnswer(provider: LlmProvider, input: ChatIn
  * The answer to a question the gate found out of scope: no sources, the fixed reply, no model
  * call, no citations; the decision's reasons go with the (empty) sources.
  */
-export async function* refuseOutOfScope(
+async function* refuseOutOfScope(
   conversationId: string,
   scope: ScopeDecision,
   message: string,

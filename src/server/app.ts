@@ -6,8 +6,9 @@ import { routePath } from "hono/route";
 import { streamSSE } from "hono/streaming";
 import { timingSafeEqual, randomUUID, createHash } from "node:crypto";
 import { z } from "zod";
-import { answerQuestion, type ChatEvent } from "../app/chat.js";
-import { answerFromCollection } from "../app/collections/chat.js";
+import { biblePlanner } from "../app/chat.js";
+import { collectionPlanner } from "../app/collections/chat.js";
+import { answerWith, type AnswerPlanner } from "../app/grounded-answer.js";
 import { CollectionNotFoundError, CollectionReloadError, type CollectionService } from "../app/collections/service.js";
 import { ReindexConflictError, type SearchService } from "../app/search-service.js";
 import type { Settings } from "../config/settings.js";
@@ -239,7 +240,7 @@ export function createApp(deps: AppDependencies): Hono {
     const history = (parsed.data.history ?? []).slice(-MAX_HISTORY_EXCHANGES * 2);
     const conversationId = parsed.data.conversationId ?? randomUUID();
     const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
-    let events: AsyncGenerator<ChatEvent>;
+    let planner: AnswerPlanner;
     const controller = new AbortController();
     const input = { message, history, conversationId, signal: controller.signal };
     if (isBibleCollection(collection)) {
@@ -251,7 +252,7 @@ export function createApp(deps: AppDependencies): Hono {
       }
       const engine = service.answers;
       if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
-      events = answerQuestion({ engine, provider, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW }, input);
+      planner = biblePlanner({ engine, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW });
     } else {
       let loaded;
       try {
@@ -266,7 +267,7 @@ export function createApp(deps: AppDependencies): Hono {
       if (!loaded || loaded.chunks === 0) {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
-      events = answerFromCollection({ search: loaded.search, provider, topK: settings.TOP_K }, input);
+      planner = collectionPlanner({ search: loaded.search, topK: settings.TOP_K });
     }
 
     // One of LLM_MAX_CONCURRENT slots for the whole answer (search, prompt, model stream);
@@ -287,7 +288,7 @@ export function createApp(deps: AppDependencies): Hono {
       let tokens = 0;
       let ending: string | undefined;
       try {
-        for await (const event of events) {
+        for await (const event of answerWith(planner, provider, input)) {
           if (controller.signal.aborted) break;
           if (event.event === "token") {
             tokens++;

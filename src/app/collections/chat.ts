@@ -1,44 +1,45 @@
 /**
- * The chat over a document collection: numbered excerpts as sources, the lesson header shown
+ * A document collection's answer planner: numbered excerpts as sources, the lesson header shown
  * to the model once per source, and the document citation check on the model's stream (`[n]`
  * becomes the human citation; sources the model was not shown never reach the browser). The
- * events and the stream are the Bible chat's (src/app/grounded-answer.ts).
+ * answer itself is every collection's (src/app/grounded-answer.ts).
  */
-import type { LlmProvider } from "../../core/chat/llm.js";
 import type { DocumentSearch } from "../../core/documents/search.js";
 import { buildDocumentPassages, type DocumentPassage } from "../../core/grounding/document-passages.js";
 import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
 import { buildDocumentChatPrompt, DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
-import { inThread, refuseOutOfScope, streamGroundedAnswer, type ChatEvent, type ChatInput, type DocumentSourceJson } from "../grounded-answer.js";
+import { inThread, type AnswerPlanner, type DocumentSourceJson } from "../grounded-answer.js";
 
-export interface DocumentChatDependencies {
+export interface CollectionPlannerDependencies {
   search: DocumentSearch;
-  provider: LlmProvider;
   topK: number;
 }
 
-export async function* answerFromCollection(deps: DocumentChatDependencies, input: ChatInput): AsyncGenerator<ChatEvent> {
+/** Plans answers over one document collection (its search runs in this thread). */
+export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPlanner {
   const { search } = deps;
-  const response = await search.search(input.message, { k: deps.topK });
-  if (response.scope && !response.scope.inScope) {
-    yield* refuseOutOfScope(input.conversationId, response.scope, documentOutOfScopeMessage(search.collection), search.collection);
-    return;
-  }
-  const passages = buildDocumentPassages(response.results);
-  const prompt = buildDocumentChatPrompt({ collection: search.collection, question: input.message, passages, history: input.history });
-  yield* streamGroundedAnswer(deps.provider, input, {
-    collection: search.collection,
-    sources: passages.map((passage, i) => toSourceJson(passage, search.collection, response.results[i]!.discipline)),
-    noEvidenceMessage: DOCUMENT_NO_EVIDENCE_MESSAGE,
-    request: {
-      system: prompt.system,
-      messages: prompt.messages,
-      passages: passages.map((p) => ({ reference: `[${p.number}]`, text: withoutMarkdownMarks(p.text) })),
-      question: input.message,
-      corpusLabel: `a coleção “${search.collection}”`,
-    },
-    check: () => inThread(new DocumentCitationStreamFilter(passages)),
-  });
+  return async (input) => {
+    const response = await search.search(input.message, { k: deps.topK });
+    if (response.scope && !response.scope.inScope) {
+      return { kind: "out_of_scope", scope: response.scope, message: documentOutOfScopeMessage(search.collection), collection: search.collection };
+    }
+    const passages = buildDocumentPassages(response.results);
+    const prompt = buildDocumentChatPrompt({ collection: search.collection, question: input.message, passages, history: input.history });
+    return {
+      kind: "grounded",
+      collection: search.collection,
+      sources: passages.map((passage, i) => toSourceJson(passage, search.collection, response.results[i]!.discipline)),
+      noEvidenceMessage: DOCUMENT_NO_EVIDENCE_MESSAGE,
+      request: {
+        system: prompt.system,
+        messages: prompt.messages,
+        passages: passages.map((p) => ({ reference: `[${p.number}]`, text: withoutMarkdownMarks(p.text) })),
+        question: input.message,
+        corpusLabel: `a coleção “${search.collection}”`,
+      },
+      check: () => inThread(new DocumentCitationStreamFilter(passages)),
+    };
+  };
 }
 
 function toSourceJson(passage: DocumentPassage, collection: string, discipline: string): DocumentSourceJson {
