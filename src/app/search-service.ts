@@ -7,6 +7,7 @@ import type { IndexProgress, IndexSummary } from "./indexer.js";
 import type { IndexJob, WorkerMessage } from "./index-worker.js";
 import { localAnswerEngine, type AnswerEngine } from "./answer-engine.js";
 import { loadEngine } from "./load-engine.js";
+import { startPoller, type Poller } from "./poller.js";
 import type { PoolStatus, SearchPool } from "./search-pool.js";
 import type { RetrievalAids } from "./retrieval-aids.js";
 import { storeConfig } from "./runtime.js";
@@ -79,8 +80,7 @@ export class SearchService {
   private problem: StoreProblem | null = null;
   /** The shared store's generation the engine was loaded at (replicas poll it). */
   private generation: string | undefined;
-  private poller: NodeJS.Timeout | undefined;
-  private polling = false;
+  private readonly poller: Poller | undefined;
 
   constructor(
     private readonly store: IndexStore,
@@ -92,10 +92,7 @@ export class SearchService {
   ) {
     // A shared store is polled: another replica's indexing (a new generation) is loaded, and a
     // store that went down is noticed and, once back, reloaded from.
-    if (store.shared) {
-      this.poller = setInterval(() => void this.poll(), settings.CHROMA_POLL_MS);
-      this.poller.unref();
-    }
+    if (store.shared) this.poller = startPoller(() => this.poll(), settings.CHROMA_POLL_MS);
   }
 
   /** Set while the shared store cannot be reached: the chat refuses to answer and says why. */
@@ -164,8 +161,6 @@ export class SearchService {
 
   /** One look at the shared store: down, back, or a new generation to load. */
   private async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
     try {
       const generation = await this.store.getManifest(GENERATION_KEY);
       const wasDown = this.problem !== null;
@@ -180,8 +175,6 @@ export class SearchService {
       }
     } catch (error) {
       if (!this.storeDown(error)) this.logger?.warn("store poll failed", { message: error instanceof Error ? error.message : String(error) });
-    } finally {
-      this.polling = false;
     }
   }
 
@@ -311,7 +304,7 @@ export class SearchService {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.poller);
+    await this.poller?.stop();
     if (this.worker) await this.worker.terminate();
     this.worker = undefined;
     await this.pool?.close();

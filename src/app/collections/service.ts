@@ -18,6 +18,7 @@ import { openCollectionStores, type CollectionStores } from "../../adapters/stor
 import { GENERATION_KEY } from "../../adapters/store/store.js";
 import type { Settings } from "../../config/settings.js";
 import { bumpGeneration, withIndexLock } from "../index-lock.js";
+import { startPoller, type Poller } from "../poller.js";
 import { storeConfig } from "../runtime.js";
 import { discoverCollections, type CollectionSource, type CollectionWarning } from "./sources.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./indexer.js";
@@ -82,8 +83,7 @@ const silent: CollectionLogger = { info: () => undefined, warn: () => undefined,
 export class CollectionService {
   private readonly entries = new Map<string, Entry>();
   private stores: CollectionStores | undefined;
-  private poller: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
+  private poller: Poller | undefined;
 
   constructor(
     private readonly settings: Settings,
@@ -107,10 +107,7 @@ export class CollectionService {
       this.noticeLocalIndex(entry);
     }
     await this.adoptIndexed();
-    if (this.stores.shared && !this.poller) {
-      this.poller = setInterval(() => void this.poll(), this.settings.CHROMA_POLL_MS);
-      this.poller.unref();
-    }
+    if (this.stores.shared) this.poller ??= startPoller(() => this.poll(), this.settings.CHROMA_POLL_MS);
   }
 
   names(): string[] {
@@ -175,9 +172,8 @@ export class CollectionService {
 
   /** Stops polling, waits for running reloads, then closes the stores. */
   async close(): Promise<void> {
-    clearInterval(this.poller);
+    await this.poller?.stop();
     this.poller = undefined;
-    await this.polling;
     await Promise.allSettled([...this.entries.values()].map((entry) => entry.running));
     for (const entry of this.entries.values()) await entry.opened?.close();
     this.entries.clear();
@@ -232,24 +228,19 @@ export class CollectionService {
   }
 
   /** One look at the shared store: new collections, and new generations of those served. */
-  private poll(): Promise<void> {
-    this.polling ??= (async () => {
-      try {
-        await this.adoptIndexed();
-        for (const entry of this.entries.values()) {
-          if (entry.running) continue;
-          const generation = await this.store(entry).getManifest(GENERATION_KEY);
-          if (generation === entry.generation && entry.loaded) continue;
-          this.logger.info("collection generation changed", { collection: entry.name, from: entry.generation ?? null, to: generation ?? null });
-          await this.loadSafely(entry);
-        }
-      } catch (error) {
-        this.logger.warn("collection poll failed", { message: error instanceof Error ? error.message : String(error) });
-      } finally {
-        this.polling = undefined;
+  private async poll(): Promise<void> {
+    try {
+      await this.adoptIndexed();
+      for (const entry of this.entries.values()) {
+        if (entry.running) continue;
+        const generation = await this.store(entry).getManifest(GENERATION_KEY);
+        if (generation === entry.generation && entry.loaded) continue;
+        this.logger.info("collection generation changed", { collection: entry.name, from: entry.generation ?? null, to: generation ?? null });
+        await this.loadSafely(entry);
       }
-    })();
-    return this.polling;
+    } catch (error) {
+      this.logger.warn("collection poll failed", { message: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   private store(entry: Entry): CollectionIndexStore {
