@@ -40,13 +40,6 @@ const TABLES = `
     terms TEXT NOT NULL,
     UNIQUE (document_id, chunk)
   );
-  CREATE TABLE IF NOT EXISTS vectors (
-    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-    model TEXT NOT NULL,
-    vector BLOB NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
-  CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL);
 `;
 
 /** Collection names: ASCII letters, digits, `_` and `-`, starting with a letter or digit, 1–64 characters. */
@@ -119,7 +112,7 @@ export class CollectionStore extends SqliteIndexFile implements CollectionIndexS
     readonly name: string,
     file: string,
   ) {
-    super(file, { tables: TABLES, version: COLLECTION_SCHEMA_VERSION, vectorUnit: "chunk_id", modelsStamped: false });
+    super(file, { tables: TABLES, version: COLLECTION_SCHEMA_VERSION, vectorUnit: "chunk_id", unitTable: "chunks", modelsStamped: false });
   }
 
   /**

@@ -4,13 +4,28 @@ import { migrateSchema, readManifest, writeManifest } from "./sqlite-manifest.js
 import type { CollectionStoreBase, LockAttempt } from "./store.js";
 
 export interface SqliteIndexSchema {
-  /** The tables of the units (besides the manifest), `vectors` and `models` among them. */
+  /** The tables of the units (the manifest, `vectors` and `models` are added here). */
   tables: string;
   version: number;
   /** The column of `vectors` that names its unit (`verse_id`, `chunk_id`). */
   vectorUnit: string;
-  /** Whether `models` has a `created_at` column to fill. */
+  /** The units' table (`verses`, `chunks`): a unit's vector goes with it. */
+  unitTable: string;
+  /** Whether `models` has a `created_at` column to fill (the Bible's file has one). */
   modelsStamped: boolean;
+}
+
+/** The tables every index file keeps beside its units: one vector per unit (of one model key), and the trained model. */
+function denseTablesSql({ vectorUnit, unitTable, modelsStamped }: SqliteIndexSchema): string {
+  return `
+CREATE TABLE IF NOT EXISTS vectors (
+  ${vectorUnit} INTEGER PRIMARY KEY REFERENCES ${unitTable}(id) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  vector BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
+CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL${modelsStamped ? ", created_at TEXT NOT NULL" : ""});
+`;
 }
 
 /**
@@ -30,7 +45,7 @@ export abstract class SqliteIndexFile implements CollectionStoreBase {
   ) {
     this.db = openSqliteFile(file);
     // One write transaction: two processes may open a new file at once.
-    migrateSchema(this.db, schema.tables, schema.version);
+    migrateSchema(this.db, `${schema.tables}\n${denseTablesSql(schema)}`, schema.version);
   }
 
   get location(): string {

@@ -38,13 +38,6 @@ const TABLES = `
     UNIQUE (source, book, chapter, verse),
     UNIQUE (source, ord)
   );
-  CREATE TABLE IF NOT EXISTS vectors (
-    verse_id INTEGER PRIMARY KEY REFERENCES verses(id) ON DELETE CASCADE,
-    model TEXT NOT NULL,
-    vector BLOB NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model);
-  CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT NOT NULL);
 `;
 
 interface VerseRow {
@@ -66,7 +59,7 @@ export class SqliteStore extends SqliteIndexFile implements IndexStore {
   readonly kind = "sqlite" as const;
 
   private constructor(file: string) {
-    super(file, { tables: TABLES, version: SCHEMA_VERSION, vectorUnit: "verse_id", modelsStamped: true });
+    super(file, { tables: TABLES, version: SCHEMA_VERSION, vectorUnit: "verse_id", unitTable: "verses", modelsStamped: true });
   }
 
   static open(dataDir: string, fileName = "pastor.sqlite"): SqliteStore {
