@@ -49,4 +49,22 @@ describe("indexing with a transformers.js model (EMBEDDING_MODEL = a local folde
     expect(response.results.some((r) => r.via.includes("dense"))).toBe(true);
     store.close();
   }, 60_000);
+
+  it("serves lexical search, and says which model failed to load and why, when EMBEDDING_MODEL names a folder that is not a model", async () => {
+    const corpusDir = tempDir();
+    const dataDir = tempDir();
+    dirs.push(corpusDir, dataDir);
+    writeFile(corpusDir, "mini.usfx.xml", makeUsfx({ JHN: { name: "João", chapters: [["Eu sou o bom pastor.", "Deus amou o mundo."]] } }));
+    const store = SqliteStore.open(dataDir);
+    await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 2, dense: { kind: "none", reason: "teste" } });
+    const missing = `${tempDir()}/nao-e-um-modelo`;
+    const { engine, embedder, denseOffReason } = await loadEngine(store, readSettings({ DATA_DIR: dataDir, EMBEDDING_MODEL: missing }));
+    expect(embedder).toBeUndefined();
+    expect(denseOffReason).toContain(`o modelo de embeddings "${missing}" não pôde ser carregado: `);
+    expect(denseOffReason).toMatch(/\(busca só léxica\)$/);
+    const response = await engine.search("bom pastor", { k: 2 });
+    expect(response.mode).toBe("lexical");
+    expect(response.results[0]?.ref).toBe("JHN 1:1");
+    store.close();
+  }, 60_000);
 });
