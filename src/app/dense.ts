@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Awaitable, IndexStore, MissingVector } from "../adapters/store/store.js";
 import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../adapters/sources/cross-references-file.js";
+import { createTransformersEmbedder, EmbedderLoadError } from "../adapters/embedders/transformers.js";
 import type { Embedder } from "../core/embedding/embedder.js";
 import { analyzeTokens } from "../core/analysis/index.js";
 import { createLsaEmbedder, deserializeLsa, lsaTerms, trainLsaFromBags, type LsaModel } from "../core/embedding/lsa.js";
@@ -58,9 +59,8 @@ export async function prepareEmbedder(choice: DenseChoice, context: DenseContext
   }
 }
 
-/** A transformers.js model (hub id or local folder); its adapter is imported only then. */
-export async function loadTransformersEmbedder(model: string): Promise<Embedder> {
-  const { createTransformersEmbedder } = await import("../adapters/embedders/transformers.js");
+/** A transformers.js model (hub id or local folder; the library itself is imported only then, by the adapter). */
+export function loadTransformersEmbedder(model: string): Promise<Embedder> {
   return createTransformersEmbedder({ model });
 }
 
@@ -73,8 +73,9 @@ export async function transformersOrReason(model: string, preloaded?: Embedder):
   try {
     return { embedder: await loadTransformersEmbedder(model) };
   } catch (error) {
-    const detail = error instanceof Error ? `: ${error.message}` : "";
-    return { reason: `o modelo de embeddings "${model}" não pôde ser carregado${detail} (busca só léxica)` };
+    // The adapter's own errors already name the model ("Não foi possível carregar o modelo de embeddings '…': …").
+    const reason = error instanceof EmbedderLoadError ? error.message : `o modelo de embeddings "${model}" não pôde ser carregado: ${String(error)}`;
+    return { reason: `${reason} (busca só léxica)` };
   }
 }
 
