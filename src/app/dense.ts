@@ -74,7 +74,8 @@ export async function transformersOrReason(model: string, preloaded?: Embedder):
     return { embedder: await loadTransformersEmbedder(model) };
   } catch (error) {
     // The adapter's own errors already name the model ("Não foi possível carregar o modelo de embeddings '…': …").
-    const reason = error instanceof EmbedderLoadError ? error.message : `o modelo de embeddings "${model}" não pôde ser carregado: ${String(error)}`;
+    const detail = error instanceof Error ? error.message : String(error);
+    const reason = error instanceof EmbedderLoadError ? detail : `o modelo de embeddings "${model}" não pôde ser carregado: ${detail}`;
     return { reason: `${reason} (busca só léxica)` };
   }
 }
