@@ -53,15 +53,10 @@ export async function prepareEmbedder(choice: DenseChoice, context: DenseContext
     case "none":
       return undefined;
     case "transformers":
-      return loadTransformersEmbedder(choice.model);
+      return createTransformersEmbedder({ model: choice.model });
     case "lsa":
       return prepareLsa(context);
   }
-}
-
-/** A transformers.js model (hub id or local folder; the library itself is imported only then, by the adapter). */
-export function loadTransformersEmbedder(model: string): Promise<Embedder> {
-  return createTransformersEmbedder({ model });
 }
 
 /**
@@ -71,7 +66,7 @@ export function loadTransformersEmbedder(model: string): Promise<Embedder> {
 export async function transformersOrReason(model: string, preloaded?: Embedder): Promise<{ embedder: Embedder } | { reason: string }> {
   if (preloaded) return { embedder: preloaded };
   try {
-    return { embedder: await loadTransformersEmbedder(model) };
+    return { embedder: await createTransformersEmbedder({ model }) };
   } catch (error) {
     // The adapter's own errors already name the model ("Não foi possível carregar o modelo de embeddings '…': …").
     const detail = error instanceof Error ? error.message : String(error);

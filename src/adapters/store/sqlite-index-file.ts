@@ -74,12 +74,11 @@ export abstract class SqliteIndexFile implements CollectionStoreBase {
   }
 
   saveModel(id: string, data: Buffer): void {
-    const stamp = this.schema.modelsStamped ? [new Date().toISOString()] : [];
+    const upsert = "ON CONFLICT(id) DO UPDATE SET data = excluded.data";
     this.transaction(() => {
       this.db.prepare("DELETE FROM models WHERE id <> ?").run(id);
-      this.db
-        .prepare(`INSERT INTO models (id, data${stamp.length > 0 ? ", created_at" : ""}) VALUES (?, ?${stamp.length > 0 ? ", ?" : ""}) ON CONFLICT(id) DO UPDATE SET data = excluded.data`)
-        .run(id, data, ...stamp);
+      if (this.schema.modelsStamped) this.db.prepare(`INSERT INTO models (id, data, created_at) VALUES (?, ?, ?) ${upsert}`).run(id, data, new Date().toISOString());
+      else this.db.prepare(`INSERT INTO models (id, data) VALUES (?, ?) ${upsert}`).run(id, data);
     });
   }
 
