@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSettings } from "../src/config/settings.js";
 import { localCitationCheck } from "../src/app/answer-engine.js";
-import { SearchPool } from "../src/app/search-pool.js";
+import { DEFAULT_POOL_SCHEDULE, SearchPool, type PoolSchedule } from "../src/app/search-pool.js";
 import { silentLogger } from "../src/server/logger.js";
 import { startServer, type RunningServer } from "../src/server/main.js";
 import { realBibleIndex } from "./support/bible-index.js";
@@ -226,9 +226,14 @@ describe("search workers and the index's life", () => {
 });
 
 describe("a worker's order of work", () => {
-  it("runs an answer's first citation check before waiting questions, and later checks in turn with them", async () => {
+  /**
+   * One worker holding two requests at once: the first question blocks it (the test's hold),
+   * a second question is already in its port, a third waits in the pool with an answer's later
+   * citation delta and another answer's first one. Returns the order in which they finished.
+   */
+  async function orderOfWork(schedule: PoolSchedule): Promise<string[]> {
     const { dataDir } = await realBibleIndex();
-    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1);
+    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1, undefined, schedule);
     try {
       const engine = pool.answerEngine(await pool.load());
       const options = { topK: 5, contextWindow: 1 };
@@ -244,24 +249,47 @@ describe("a worker's order of work", () => {
       const track = <T>(label: string, work: Promise<T>) => work.then((value) => (done.push(label), value));
       const flag = new SharedArrayBuffer(4);
       await pool.holdNextTask(0, flag);
-      // The worker takes the first question and blocks in it; the rest wait.
+      // The worker takes the first question and blocks in it; the second waits in its port.
       const asked = [track("q1", engine.prepare(QUESTIONS[0]!, [], options))];
       await until(() => pool.status().busy === 1);
-      asked.push(track("q2", engine.prepare(QUESTIONS[3]!, [], options)), track("q3", engine.prepare(QUESTIONS[2]!, [], options)));
+      asked.push(track("q2", engine.prepare(QUESTIONS[3]!, [], options)));
+      expect(pool.status().queued).toBe(0);
+      asked.push(track("q3", engine.prepare(QUESTIONS[2]!, [], options)));
       const later = track("first answer, later delta", Promise.resolve(first.push(deltas[1]!)));
       const second = engine.checkCitations(prepared.passages);
       const opening = track("second answer, first delta", Promise.resolve(second.push(deltas[2]!)));
+      expect(pool.status().queued).toBe(1);
       Atomics.store(new Int32Array(flag), 0, 1);
       await Promise.all([...asked, later, opening]);
 
-      expect(done).toEqual(["q1", "second answer, first delta", "first answer, later delta", "q2", "q3"]);
       // Reordered, each answer's check still releases what the check in this thread does.
       expect(await later).toBe(expected[1]);
       expect(await opening).toBe(localCitationCheck(prepared.passages, engine.versification).push(deltas[2]!));
       await first.finish();
       await second.finish();
+      return done;
     } finally {
       await pool.close();
     }
+  }
+
+  it("runs an answer's first citation check before waiting questions, and waiting questions before later checks", async () => {
+    expect(await orderOfWork({ ...DEFAULT_POOL_SCHEDULE, patienceMs: 60_000 })).toEqual([
+      "q1",
+      "q2",
+      "second answer, first delta",
+      "q3",
+      "first answer, later delta",
+    ]);
+  }, 120_000);
+
+  it("lets a later check that has waited its patience go before waiting questions", async () => {
+    expect(await orderOfWork({ ...DEFAULT_POOL_SCHEDULE, patienceMs: 0 })).toEqual([
+      "q1",
+      "q2",
+      "second answer, first delta",
+      "first answer, later delta",
+      "q3",
+    ]);
   }, 120_000);
 });

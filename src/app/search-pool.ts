@@ -40,12 +40,14 @@ interface Task {
   reject(error: Error): void;
   /** An answer's first check request: its first token waits on it, so no question goes before. */
   opening?: boolean;
+  /** When it was queued (performance.now()): a later check waits behind questions only so long. */
+  queuedAt: number;
 }
 
 interface Slot {
   worker: Worker;
-  /** The task this worker is running (one at a time). */
-  current: Task | undefined;
+  /** The requests sent to this worker and not answered yet (at most `inFlight`), by request id. */
+  inFlight: Map<number, Task>;
   /** Tasks for this worker only (its engine loads), before the shared queue. */
   pinned: Task[];
   /** False until the first engine load of a replacement is sent, so it takes no question before. */
@@ -53,9 +55,26 @@ interface Slot {
   exited: boolean;
   /** Citation checks of answers streaming through this worker. */
   checks: number;
-  /** Whether the last task came from the shared queue. */
-  tookShared: boolean;
 }
+
+/** Whether the worker is building an engine: what comes after waits for it (a check needs the loaded versification). */
+function loading(slot: Slot): boolean {
+  for (const task of slot.inFlight.values()) if (task.body.type === "load") return true;
+  return false;
+}
+
+/** How the pool orders a worker's work (the defaults were measured with `bench/load.ts`). */
+export interface PoolSchedule {
+  /** How long a worker's own request (a later citation delta, an engine load) waits behind new questions at most. */
+  patienceMs: number;
+  /**
+   * Requests a worker holds at once: the next one waits in its port while it runs one, so it
+   * does not idle while the event loop gets round to its reply (it answers them as they finish).
+   */
+  inFlight: number;
+}
+
+export const DEFAULT_POOL_SCHEDULE: PoolSchedule = Object.freeze({ patienceMs: 400, inFlight: 2 });
 
 export interface PoolStatus {
   size: number;
@@ -90,13 +109,14 @@ export class SearchPool {
     private readonly settings: Settings,
     readonly size: number,
     private readonly logger?: PoolLogger,
+    private readonly schedule: PoolSchedule = DEFAULT_POOL_SCHEDULE,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
     const worker = startAppWorker("search-worker", { workerData: { settings: this.settings } });
-    const slot: Slot = { worker, current: undefined, pinned: [], ready: true, exited: false, checks: 0, tookShared: false };
+    const slot: Slot = { worker, inFlight: new Map(), pinned: [], ready: true, exited: false, checks: 0 };
     worker.on("message", (reply: PoolReply) => this.settle(slot, reply));
     worker.on("error", (error) => this.logger?.warn("search worker error", { message: error.message }));
     worker.on("exit", (code) => this.exited(slot, code));
@@ -106,8 +126,8 @@ export class SearchPool {
   private exited(slot: Slot, code: number): void {
     slot.exited = true;
     const index = this.slots.indexOf(slot);
-    const lost = [...(slot.current ? [slot.current] : []), ...slot.pinned];
-    slot.current = undefined;
+    const lost = [...slot.inFlight.values(), ...slot.pinned];
+    slot.inFlight.clear();
     slot.pinned = [];
     for (const task of lost) task.reject(task.body.type === "load" ? new Error(`search worker exited with code ${code}`) : new SearchUnavailableError());
     if (this.closed || index < 0) return;
@@ -128,8 +148,8 @@ export class SearchPool {
   }
 
   private settle(slot: Slot, reply: PoolReply): void {
-    const task = slot.current;
-    slot.current = undefined;
+    const task = slot.inFlight.get(reply.id);
+    slot.inFlight.delete(reply.id);
     if (task) {
       if (reply.ok) task.resolve(reply.value);
       else task.reject(reply.error.storeCode ? new StoreError(reply.error.storeCode, reply.error.message) : new Error(reply.error.message));
@@ -140,7 +160,7 @@ export class SearchPool {
   private run<T>(body: RequestBody, signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new SearchUnavailableError("O servidor está sendo encerrado."));
     return new Promise<T>((resolve, reject) => {
-      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject };
+      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject, queuedAt: performance.now() };
       this.queue.push(task);
       // A client gone before its question reached a worker: it leaves the queue.
       signal?.addEventListener(
@@ -161,7 +181,7 @@ export class SearchPool {
   private pin<T>(slot: Slot, body: RequestBody, opening = false): Promise<T> {
     if (slot.exited) return Promise.reject(new SearchUnavailableError());
     return new Promise<T>((resolve, reject) => {
-      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject, opening };
+      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject, opening, queuedAt: performance.now() };
       // An opening goes after the other openings and before everything else: it is its
       // answer's first request, so no request of the same answer can be ahead of it.
       const at = opening ? slot.pinned.findIndex((queued) => !queued.opening) : -1;
@@ -172,19 +192,31 @@ export class SearchPool {
   }
 
   private drain(): void {
-    for (const slot of this.slots) {
-      if (slot.current || slot.exited) continue;
-      // An answer's opening check first (its first token waits on it); otherwise turn about
-      // between the shared queue (new questions) and this worker's own (engine loads, later
-      // citation deltas), so that neither starves the other under load.
-      const opening = slot.pinned[0]?.opening === true;
-      const shared = !opening && slot.ready && this.queue.length > 0 && (slot.pinned.length === 0 || !slot.tookShared);
-      const task = shared ? this.queue.shift() : slot.pinned.shift();
-      if (!task) continue;
-      if (!opening) slot.tookShared = shared;
-      slot.current = task;
-      slot.worker.postMessage({ ...task.body, id: this.nextId++ } satisfies PoolRequest);
+    const now = performance.now();
+    // Idle workers first, then those with requests in flight, up to `inFlight` each.
+    for (let depth = 0; depth < this.schedule.inFlight; depth++) {
+      for (const slot of this.slots) {
+        if (slot.inFlight.size !== depth || slot.exited || loading(slot)) continue;
+        const task = this.nextTask(slot, now);
+        if (!task) continue;
+        const id = this.nextId++;
+        slot.inFlight.set(id, task);
+        slot.worker.postMessage({ ...task.body, id } satisfies PoolRequest);
+      }
     }
+  }
+
+  /**
+   * What a worker takes next: an answer's opening check first (its first token waits on it);
+   * then new questions, unless the worker's own queue (later citation deltas, engine loads)
+   * has waited `patienceMs`. So a burst of questions is searched back to back, and a
+   * streaming answer pauses for at most that long, never starves.
+   */
+  private nextTask(slot: Slot, now: number): Task | undefined {
+    const head = slot.pinned[0];
+    const ownFirst = head !== undefined && (head.opening === true || now - head.queuedAt >= this.schedule.patienceMs);
+    if (!ownFirst && slot.ready && this.queue.length > 0) return this.queue.shift();
+    return slot.pinned.shift();
   }
 
   /** Every worker builds the engine from the store and swaps it in; the summary of the first. */
@@ -245,7 +277,7 @@ export class SearchPool {
   }
 
   status(): PoolStatus {
-    return { size: this.size, busy: this.slots.filter((slot) => slot.current).length, queued: this.queue.length, restarts: this.restartCount };
+    return { size: this.size, busy: this.slots.filter((slot) => slot.inFlight.size > 0).length, queued: this.queue.length, restarts: this.restartCount };
   }
 
   /** The worker threads, for tests that stop one as a crash would. */
