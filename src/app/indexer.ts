@@ -8,6 +8,7 @@ import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
+import { planSync } from "../core/indexing/sync-plan.js";
 import { DENSE_DOCUMENT_FORMAT, documentVectorizer, embedInBatches, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
 import { yieldToEventLoop } from "./event-loop.js";
 import { bumpGeneration, withIndexLock } from "./index-lock.js";
@@ -118,12 +119,14 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   const hashes = new Map<string, { file: string; sha256: string }>();
   for (const file of files) hashes.set(usfxSourceName(file), { file, sha256: await sha256File(file) });
 
-  const known = new Map((await store.listSources()).map((source) => [source.file, source]));
-  for (const name of known.keys()) {
-    if (!hashes.has(name)) {
-      await store.removeSource(name);
-      summary.removedSources.push(name);
-    }
+  const plan = planSync(
+    (await store.listSources()).map((source) => ({ ...source, id: source.file, complete: source.status === "complete" })),
+    [...hashes].map(([name, { sha256 }]) => ({ id: name, sha256 })),
+    { resume: true },
+  );
+  for (const name of plan.removed) {
+    await store.removeSource(name);
+    summary.removedSources.push(name);
   }
 
   if ((await store.getManifest("analyzer_version")) !== ANALYZER_VERSION) {
@@ -132,16 +135,16 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   }
   const windowChanged = (await store.getManifest("context_window")) !== String(options.contextWindow);
 
-  for (const [name, { file, sha256 }] of hashes) {
+  for (const { id: name, action, indexed } of plan.steps) {
     options.signal?.throwIfAborted();
-    const record = known.get(name);
-    if (record && record.sha256 === sha256 && record.status === "complete") {
+    const { file, sha256 } = hashes.get(name)!;
+    if (action === "keep") {
       if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
-      summary.sources.push({ file: name, sha256, verses: record.verseCount, action: "unchanged" });
+      summary.sources.push({ file: name, sha256, verses: indexed?.verseCount ?? 0, action: "unchanged" });
       continue;
     }
     try {
-      const outcome = await indexSource(name, file, sha256, record?.sha256 === sha256 ? "resume" : "fresh", options, (done, total) =>
+      const outcome = await indexSource(name, file, sha256, action === "resume" ? "resume" : "fresh", options, (done, total) =>
         onProgress?.({ phase: "lexical", done, total, source: name }),
       );
       summary.versesIndexed += outcome.written;
@@ -149,7 +152,7 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
     } catch (error) {
       if (error instanceof UsfxError) {
         summary.errors.push({ file: name, code: error.code, message: error.message });
-        summary.sources.push({ file: name, sha256, verses: record?.verseCount ?? 0, action: "failed" });
+        summary.sources.push({ file: name, sha256, verses: indexed?.verseCount ?? 0, action: "failed" });
         continue;
       }
       throw error;

@@ -1,6 +1,7 @@
 import type { IndexStore } from "../adapters/store/store.js";
 import { sha256File } from "../app/indexer.js";
 import { usfxSourceName } from "../adapters/sources/usfx-file.js";
+import { planSync } from "../core/indexing/sync-plan.js";
 
 /** The corpus files against the stored index: which are indexed as they are now, which are behind (and why), which left. */
 export interface CorpusComparison {
@@ -10,17 +11,18 @@ export interface CorpusComparison {
 }
 
 export async function compareWithCorpus(store: IndexStore, corpusFiles: readonly string[]): Promise<CorpusComparison> {
-  const sources = new Map((await store.listSources()).map((source) => [source.file, source]));
-  const comparison: CorpusComparison = { fresh: [], stale: [], removed: [] };
-  for (const file of corpusFiles) {
-    const name = usfxSourceName(file);
-    const record = sources.get(name);
-    sources.delete(name);
-    if (!record || record.status !== "complete") comparison.stale.push({ file, reason: `${name} ainda não foi indexado por inteiro` });
-    else if (record.sha256 !== (await sha256File(file))) comparison.stale.push({ file, reason: `${name} mudou desde a última indexação` });
-    else comparison.fresh.push(file);
-  }
-  comparison.removed = [...sources.keys()];
+  const offered = await Promise.all(corpusFiles.map(async (file) => ({ id: usfxSourceName(file), sha256: await sha256File(file), file })));
+  const plan = planSync(
+    (await store.listSources()).map((source) => ({ id: source.file, sha256: source.sha256, complete: source.status === "complete" })),
+    offered,
+  );
+  const comparison: CorpusComparison = { fresh: [], stale: [], removed: plan.removed };
+  plan.steps.forEach(({ id: name, action, indexed }, i) => {
+    const { file } = offered[i]!;
+    if (action === "keep") comparison.fresh.push(file);
+    else if (indexed?.complete) comparison.stale.push({ file, reason: `${name} mudou desde a última indexação` });
+    else comparison.stale.push({ file, reason: `${name} ainda não foi indexado por inteiro` });
+  });
   return comparison;
 }
 

@@ -23,6 +23,7 @@ import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/doc
 import { splitMetaBlock } from "../../core/documents/meta-block.js";
 import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
+import { planSync } from "../../core/indexing/sync-plan.js";
 import { parseDenseChoice, type DenseChoice } from "../dense.js";
 import { yieldToEventLoop } from "../event-loop.js";
 import { updateCollectionDense, type CollectionDenseKind } from "./dense.js";
@@ -135,11 +136,14 @@ export async function reloadCollection(source: CollectionSource, options: Reload
 
   const chunkSettings = chunkSettingsKey(settings);
   const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;
-  const known = new Map((await store.listDocuments()).map((document) => [document.sourceId, document]));
+  const plan = planSync(
+    (await store.listDocuments()).map((document) => ({ id: document.sourceId, sha256: document.sha256, complete: document.status === "complete" })),
+    documents.map((document) => ({ id: document.sourceId, sha256: document.sha256 })),
+    { rebuild: rechunkAll },
+  );
   const summary = { added: 0, changed: 0, unchanged: 0, removed: 0 };
 
   // Documents the source no longer offers (gone, or skipped this time).
-  const offered = new Set(documents.map((document) => document.sourceId));
   const remove = async (sourceId: string): Promise<void> => {
     if (!(await store.removeDocument(sourceId))) return;
     summary.removed++;
@@ -151,9 +155,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
       });
     }
   };
-  for (const sourceId of known.keys()) {
-    if (!offered.has(sourceId)) await remove(sourceId);
-  }
+  for (const sourceId of plan.removed) await remove(sourceId);
 
   // Prepared documents are written in batches (one transaction in SQLite, a few requests in Chroma).
   let pending: DocumentWrite[] = [];
@@ -166,8 +168,8 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   };
   for (const [i, document] of documents.entries()) {
     signal?.throwIfAborted();
-    const record = known.get(document.sourceId);
-    if (!rechunkAll && record && record.sha256 === document.sha256 && record.status === "complete") {
+    const { action } = plan.steps[i]!;
+    if (action === "keep") {
       summary.unchanged++;
       continue;
     }
@@ -175,14 +177,14 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     if (!write) {
       // Could not be chunked: not a usable version; drop the old one as for any skipped document.
       skippedIds.add(document.sourceId);
-      if (record) await remove(document.sourceId);
+      if (action !== "add") await remove(document.sourceId);
       continue;
     }
     pending.push(write);
     pendingChunks += write.chunks.length;
     if (pending.length >= WRITE_BATCH_DOCUMENTS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
-    if (record) summary.changed++;
-    else summary.added++;
+    if (action === "add") summary.added++;
+    else summary.changed++;
     if (i % 25 === 24) await yieldToEventLoop();
   }
   await flush();
