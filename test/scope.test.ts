@@ -137,10 +137,10 @@ describe("the gate on a document collection, against its own vocabulary", () => 
     await collections.open();
     await collections.reload("exemplo");
     try {
-      const search = collections.get("exemplo")!.search;
-      const cake = await search.search("como fazer um bolo de chocolate?");
+      const search = (query: string) => collections.search("exemplo", query, {});
+      const cake = await search("como fazer um bolo de chocolate?");
       expect(cake.scope).toMatchObject({ inScope: false });
-      const trinity = await search.search("o que é a Trindade?");
+      const trinity = await search("o que é a Trindade?");
       expect(trinity.scope?.inScope).toBe(true);
       expect(trinity.scope?.reasons.carried.map((word) => word.word)).toContain("trindade");
     } finally {

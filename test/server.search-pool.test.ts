@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSettings } from "../src/config/settings.js";
 import { localCitationCheck } from "../src/app/answer-engine.js";
+import { CollectionService } from "../src/app/collections/service.js";
 import { DEFAULT_POOL_SCHEDULE, SearchPool, type PoolSchedule } from "../src/app/search-pool.js";
 import { silentLogger } from "../src/server/logger.js";
 import { startServer, type RunningServer } from "../src/server/main.js";
@@ -89,6 +90,44 @@ describe("search workers", () => {
       }));
       expect(b).toBe(a);
     }
+  }, 120_000);
+
+  it("answer over a document collection byte for byte as in process, its search and gate in the workers", async () => {
+    // The repository's sample collection (COLLECTIONS_DIR defaults to ./collections), indexed by one
+    // server; the other finds it unchanged and has its workers load it from the same index.
+    await inProcess.collections.reload("exemplo");
+    await pooled.collections.reload("exemplo");
+    const lessonQuestions = ["o que é a Trindade?", "como interpretar uma parábola?", "como fazer um bolo de chocolate?"];
+    const askCollection = async (server: Server, message: string) =>
+      (await postChat(server.url, { message, collection: "exemplo", conversationId: "c3" })).text();
+    const [expected, actual] = await Promise.all([
+      Promise.all(lessonQuestions.map((q) => askCollection(inProcess, q))),
+      Promise.all(lessonQuestions.map((q) => askCollection(pooled, q))),
+    ]);
+    expect(actual).toEqual(expected);
+    const done = expected.map((body) => parseSse(body));
+    // The set covers an answer with excerpts and the gate's refusal of a cake recipe.
+    expect((done[0]![0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
+    expect(done[2]!.at(-1)!.data).toMatchObject({ refusal: "out_of_scope" });
+
+    // What the service reports comes from the workers' load: the same as the one in process.
+    const strip = (status: ReturnType<CollectionService["status"]>) => status.map(({ lastReload: _reload, ...rest }) => rest);
+    expect(strip(pooled.collections.status())).toEqual(strip(inProcess.collections.status()));
+    expect(pooled.collections.get("exemplo")!.chunks).toBeGreaterThan(0);
+    const [searchedHere, searchedThere] = await Promise.all(
+      [inProcess, pooled].map((server) => server.collections.search("exemplo", "Trindade", { k: 3, discipline: "teologia" })),
+    );
+    expect(searchedThere).toEqual(searchedHere);
+
+    // The question is searched in a worker: one held in a search holds the answer too.
+    const pool = pooled.searchPool!;
+    const flag = await holdFirstWorker();
+    let answered = false;
+    const held = askCollection(pooled, lessonQuestions[0]!).then((body) => ((answered = true), body));
+    await until(() => pool.status().busy === 1);
+    expect(answered).toBe(false);
+    Atomics.store(new Int32Array(flag), 0, 1);
+    expect(await held).toBe(expected[0]);
   }, 120_000);
 
   it("show in /api/status and /api/metrics", async () => {
@@ -222,6 +261,36 @@ describe("search workers and the index's life", () => {
     }
     expect(exited).toBe(1);
     expect(server.searchPool!.status().restarts).toBe(0);
+  }, 120_000);
+});
+
+describe("a replacement worker", () => {
+  it("loads the Bible's engine and every collection served before it takes a question", async () => {
+    const { dataDir } = await realBibleIndex();
+    const settings = readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) });
+    // The sample collection, indexed and searched in this thread: what the workers must answer.
+    const here = new CollectionService(settings);
+    await here.open();
+    await here.reload("exemplo");
+    const pool = new SearchPool(settings, 1);
+    try {
+      await pool.load();
+      const host = pool.collectionHost();
+      const summary = await host.load("exemplo", undefined as never);
+      expect(summary).toEqual(here.get("exemplo"));
+      const question = ["o que é a Trindade?", [], settings.TOP_K] as const;
+      const expected = await here.prepare("exemplo", question[0], question[1]);
+      expect(await host.prepare("exemplo", ...question)).toEqual(expected);
+
+      await pool.workers[0]!.terminate();
+      await until(() => pool.status().restarts === 1);
+      // The only worker is the replacement: the question waits for its loads, then is answered alike.
+      expect(await host.prepare("exemplo", ...question)).toEqual(expected);
+      expect(expected.kind).toBe("passages");
+    } finally {
+      await pool.close();
+      await here.close();
+    }
   }, 120_000);
 });
 

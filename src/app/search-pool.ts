@@ -5,6 +5,9 @@ import type { Versification } from "../core/bible/references.js";
 import type { ChatTurn } from "../core/chat/llm.js";
 import type { Passage } from "../core/grounding/passages.js";
 import type { AnswerEngine, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
+import type { DocumentSearchOptions, DocumentSearchResponse } from "../core/documents/search.js";
+import type { PreparedCollectionAnswer } from "./collections/chat.js";
+import type { CollectionSearchHost, CollectionSummary } from "./collections/host.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "./grounded-answer.js";
 import { startAppWorker } from "./start-worker.js";
 
@@ -26,6 +29,9 @@ export type PoolRequest = { id: number } & (
   | { type: "check-push"; session: number; delta: string; passages?: readonly Passage[] }
   | { type: "check-finish"; session: number; passages?: readonly Passage[] }
   | { type: "check-close"; session: number }
+  | { type: "collection-load"; name: string }
+  | { type: "collection-prepare"; name: string; question: string; history: readonly ChatTurn[]; topK: number }
+  | { type: "collection-search"; name: string; query: string; options: DocumentSearchOptions }
 );
 
 type RequestBody = PoolRequest extends infer R ? (R extends PoolRequest ? Omit<R, "id"> : never) : never;
@@ -59,7 +65,7 @@ interface Slot {
 
 /** Whether the worker is building an engine: what comes after waits for it (a check needs the loaded versification). */
 function loading(slot: Slot): boolean {
-  for (const task of slot.inFlight.values()) if (task.body.type === "load") return true;
+  for (const task of slot.inFlight.values()) if (task.body.type === "load" || task.body.type === "collection-load") return true;
   return false;
 }
 
@@ -104,6 +110,8 @@ export class SearchPool {
   private closed = false;
   /** Set after the first load: a replacement worker loads the engine before it serves. */
   private hasEngine = false;
+  /** The document collections the workers serve: a replacement loads them too before it serves. */
+  private readonly collections = new Set<string>();
 
   constructor(
     private readonly settings: Settings,
@@ -135,9 +143,9 @@ export class SearchPool {
     this.restartCount += 1;
     const replacement = this.spawn();
     this.slots[index] = replacement;
-    if (this.hasEngine) {
+    if (this.hasEngine || this.collections.size > 0) {
       replacement.ready = false;
-      this.pin(replacement, { type: "load" }).then(
+      this.loadEverything(replacement).then(
         () => {
           replacement.ready = true;
           this.drain();
@@ -145,6 +153,12 @@ export class SearchPool {
         (error: unknown) => this.logger?.warn("search worker failed to load the index", { message: error instanceof Error ? error.message : String(error) }),
       );
     }
+  }
+
+  /** What a replacement loads before it takes questions: the Bible's engine, then every collection served. */
+  private async loadEverything(slot: Slot): Promise<void> {
+    if (this.hasEngine) await this.pin(slot, { type: "load" });
+    for (const name of this.collections) await this.pin(slot, { type: "collection-load", name });
   }
 
   private settle(slot: Slot, reply: PoolReply): void {
@@ -236,6 +250,23 @@ export class SearchPool {
       prepare: (question, history, options, signal) => this.run<PreparedAnswer>({ type: "prepare", question, history, options }, signal),
       versesAt: (coordinates) => this.run<(VerseRecord | undefined)[]>({ type: "verses", coordinates }),
       checkCitations: (passages) => this.citationCheck(passages),
+    };
+  }
+
+  /**
+   * The document collections' searches in the workers: each loads a collection from its own
+   * connection to the index; questions take the shared queue like the Bible's.
+   */
+  collectionHost(): CollectionSearchHost {
+    return {
+      load: async (name) => {
+        const summaries = await Promise.all(this.slots.map((slot) => this.pin<CollectionSummary>(slot, { type: "collection-load", name })));
+        this.collections.add(name);
+        return summaries[0]!;
+      },
+      prepare: (name, question, history, topK, signal) =>
+        this.run<PreparedCollectionAnswer>({ type: "collection-prepare", name, question, history, topK }, signal),
+      search: (name, query, options) => this.run<DocumentSearchResponse>({ type: "collection-search", name, query, options }),
     };
   }
 

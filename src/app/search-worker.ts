@@ -1,7 +1,9 @@
 /**
  * One search worker (src/app/search-pool.ts): its own store connection, retrieval aids and
- * read-only `SearchEngine`, answering the pool's requests one at a time. The engine is built
- * whole and then swapped in on `load`, so a failed reload keeps the one that was serving.
+ * read-only `SearchEngine`, and the document collections' searches (each from its own
+ * connection to the collection's index), answering the pool's requests as they finish. An
+ * engine or a collection is built whole and then swapped in, so a failed reload keeps the one
+ * that was serving.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -14,7 +16,10 @@ import { localCitationCheck, prepareAnswer, versesAt } from "./answer-engine.js"
 import type { AnswerCitationCheck } from "./grounded-answer.js";
 import { loadEngine } from "./load-engine.js";
 import { loadRetrievalAids } from "./retrieval-aids.js";
-import { openStore } from "./runtime.js";
+import { openStore, storeConfig } from "./runtime.js";
+import { localCollectionHost } from "./collections/host.js";
+import type { CollectionIndexStore } from "../adapters/store/collection-index.js";
+import { openCollectionStores, type CollectionStores } from "../adapters/store/open.js";
 import type { EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
 
 type PoolRequestPassages = Extract<PoolRequest, { type: "check-push" }>["passages"];
@@ -27,6 +32,10 @@ let engine: SearchEngine | undefined;
 let versification: Versification = new Map();
 /** The citation checks of the answers streaming through this worker, by session. */
 const checks = new Map<number, AnswerCitationCheck>();
+/** The document collections' searches, loaded from this worker's own connections to their indexes. */
+const collections = localCollectionHost(settings);
+let collectionStores: Promise<CollectionStores> | undefined;
+const collectionIndexes = new Map<string, CollectionIndexStore>();
 /** Test hook (`SearchPool.holdNextTask`): the next request waits until this flag is set. */
 let hold: Int32Array | undefined;
 
@@ -88,7 +97,21 @@ async function handle(request: PoolRequest): Promise<unknown> {
     case "check-close":
       checks.delete(request.session);
       return null;
+    case "collection-load":
+      return collections.load(request.name, await collectionStore(request.name));
+    case "collection-prepare":
+      return collections.prepare(request.name, request.question, request.history, request.topK);
+    case "collection-search":
+      return collections.search(request.name, request.query, request.options);
   }
+}
+
+/** This worker's own connection to a collection's index (opened on its first load). */
+async function collectionStore(name: string): Promise<CollectionIndexStore> {
+  collectionStores ??= openCollectionStores(storeConfig(settings));
+  let store = collectionIndexes.get(name);
+  if (!store) collectionIndexes.set(name, (store = (await collectionStores).open(name)));
+  return store;
 }
 
 port.on("message", (request: PoolRequest) => {

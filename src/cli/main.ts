@@ -124,7 +124,7 @@ withExamples(
       if (!loaded || loaded.chunks === 0) {
         throw new InputError(`a coleção "${options.collection}" está vazia: rode \`pastor reload --collection ${options.collection}\` primeiro`);
       }
-      return loaded.search.search(query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
+      return collections.search(options.collection!, query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
     if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
     else printDocumentResults(response);

@@ -267,7 +267,8 @@ export function createApp(deps: AppDependencies): Hono {
       if (!loaded || loaded.chunks === 0) {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
-      planner = collectionPlanner({ search: loaded.search, topK: settings.TOP_K });
+      const collections = deps.collections;
+      planner = collectionPlanner({ collection, prepare: (question, history, signal) => collections.prepare(collection, question, history, signal) });
     }
 
     // One of LLM_MAX_CONCURRENT slots for the whole answer (search, prompt, model stream);

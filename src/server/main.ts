@@ -60,7 +60,8 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
     await service.close();
     throw error;
   }
-  const collections = new CollectionService(settings, logger);
+  // With search workers the collections' searches (and the gate's data they need) live only in them too.
+  const collections = new CollectionService(settings, logger, undefined, pool?.collectionHost());
   await collections.open();
 
   const app = createApp({ service, provider, settings, collections, logger });

@@ -4,38 +4,68 @@
  * becomes the human citation; sources the model was not shown never reach the browser). The
  * answer itself is every collection's (src/app/grounded-answer.ts).
  */
+import type { ChatTurn } from "../../core/chat/llm.js";
 import type { DocumentSearch } from "../../core/documents/search.js";
 import { buildDocumentPassages, type DocumentPassage } from "../../core/grounding/document-passages.js";
 import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
 import { buildDocumentChatPrompt, DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
+import type { ChatPrompt } from "../../core/grounding/prompt.js";
+import type { ScopeDecision } from "../../core/scope/gate.js";
 import { inThread, type AnswerPlanner, type DocumentSourceJson } from "../grounded-answer.js";
 
-export interface CollectionPlannerDependencies {
-  search: DocumentSearch;
-  topK: number;
+/**
+ * What a document collection's answer needs from retrieval before the model is called, as
+ * plain data (it crosses a worker boundary by structured clone): the gate's refusal, or the
+ * numbered excerpts (with their disciplines) and the prompt built from them.
+ */
+export type PreparedCollectionAnswer =
+  | { kind: "out_of_scope"; scope: ScopeDecision }
+  | { kind: "passages"; passages: DocumentPassage[]; disciplines: string[]; prompt: ChatPrompt };
+
+/**
+ * Retrieval and prompt building for one question over one collection: its search with the
+ * out-of-scope gate, the excerpts, the prompt. The same function runs in a search worker and
+ * in this thread, so both give byte-identical answers.
+ */
+export async function prepareCollectionAnswer(
+  search: DocumentSearch,
+  question: string,
+  history: readonly ChatTurn[],
+  topK: number,
+): Promise<PreparedCollectionAnswer> {
+  const response = await search.search(question, { k: topK });
+  if (response.scope && !response.scope.inScope) return { kind: "out_of_scope", scope: response.scope };
+  const passages = buildDocumentPassages(response.results);
+  const prompt = buildDocumentChatPrompt({ collection: search.collection, question, passages, history: [...history] });
+  return { kind: "passages", passages, disciplines: response.results.map((hit) => hit.discipline), prompt };
 }
 
-/** Plans answers over one document collection (its search runs in this thread). */
+export interface CollectionPlannerDependencies {
+  collection: string;
+  /** `prepareCollectionAnswer` over the collection's search, wherever that search lives. */
+  prepare(question: string, history: readonly ChatTurn[], signal: AbortSignal): Promise<PreparedCollectionAnswer>;
+}
+
+/** Plans answers over one document collection: its prepared answer as sources, the model's request and the check. */
 export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPlanner {
-  const { search } = deps;
+  const { collection } = deps;
   return async (input) => {
-    const response = await search.search(input.message, { k: deps.topK });
-    if (response.scope && !response.scope.inScope) {
-      return { kind: "out_of_scope", scope: response.scope, message: documentOutOfScopeMessage(search.collection), collection: search.collection };
+    const prepared = await deps.prepare(input.message, input.history, input.signal);
+    if (prepared.kind === "out_of_scope") {
+      return { kind: "out_of_scope", scope: prepared.scope, message: documentOutOfScopeMessage(collection), collection };
     }
-    const passages = buildDocumentPassages(response.results);
-    const prompt = buildDocumentChatPrompt({ collection: search.collection, question: input.message, passages, history: input.history });
+    const { passages, prompt } = prepared;
     return {
       kind: "grounded",
-      collection: search.collection,
-      sources: passages.map((passage, i) => toSourceJson(passage, search.collection, response.results[i]!.discipline)),
+      collection,
+      sources: passages.map((passage, i) => toSourceJson(passage, collection, prepared.disciplines[i]!)),
       noEvidenceMessage: DOCUMENT_NO_EVIDENCE_MESSAGE,
       request: {
         system: prompt.system,
         messages: prompt.messages,
         passages: passages.map((p) => ({ reference: `[${p.number}]`, text: withoutMarkdownMarks(p.text) })),
         question: input.message,
-        corpusLabel: `a coleção “${search.collection}”`,
+        corpusLabel: `a coleção “${collection}”`,
       },
       check: () => inThread(new DocumentCitationStreamFilter(passages)),
     };

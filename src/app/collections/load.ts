@@ -63,8 +63,8 @@ export async function loadCollection(
     }
   }
   const useDense = matrix !== undefined && dense.embedder !== undefined;
-  // The gate's data (≈ 60 MB) only for a collection with something to search: with search
-  // workers, the Bible's copy lives in them, and an empty collection would load one here for nothing.
+  // The gate's data (≈ 60 MB, read once per thread) only for a collection with something to
+  // search; in a search worker it is the copy the Bible's engine already uses.
   const scope = chunks.length > 0 ? await loadScopeResources() : undefined;
   const search = new DocumentSearch(
     name,

@@ -22,7 +22,10 @@ import { startPoller, type Poller } from "../poller.js";
 import { storeConfig } from "../runtime.js";
 import { discoverCollections, type CollectionSource, type CollectionWarning } from "./sources.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./indexer.js";
-import { loadCollection, type LoadedCollection } from "./load.js";
+import { localCollectionHost, type CollectionSearchHost, type CollectionSummary } from "./host.js";
+import type { ChatTurn } from "../../core/chat/llm.js";
+import type { DocumentSearchOptions, DocumentSearchResponse } from "../../core/documents/search.js";
+import type { PreparedCollectionAnswer } from "./chat.js";
 
 export class CollectionNotFoundError extends Error {
   readonly code = "collection_not_found";
@@ -70,7 +73,8 @@ interface Entry {
   source: CollectionSource | undefined;
   /** Opened on first use (a file that cannot be opened is an error of that collection only). */
   opened: CollectionIndexStore | undefined;
-  loaded: LoadedCollection | undefined;
+  /** What is served (its search lives in the host). */
+  loaded: CollectionSummary | undefined;
   /** The shared store's generation the loaded search was read at. */
   generation: string | undefined;
   running: Promise<CollectionReloadSummary> | undefined;
@@ -84,13 +88,20 @@ export class CollectionService {
   private readonly entries = new Map<string, Entry>();
   private stores: CollectionStores | undefined;
   private poller: Poller | undefined;
+  private readonly host: CollectionSearchHost;
 
+  /**
+   * @param host where the collections' searches live (default: this thread; the server passes
+   *   its search workers').
+   */
   constructor(
     private readonly settings: Settings,
     private readonly logger: CollectionLogger = silent,
     stores?: CollectionStores,
+    host?: CollectionSearchHost,
   ) {
     this.stores = stores;
+    this.host = host ?? localCollectionHost(settings);
   }
 
   /**
@@ -114,11 +125,21 @@ export class CollectionService {
     return [...this.entries.keys()].sort();
   }
 
-  /** The loaded search of a collection; throws CollectionNotFoundError naming the ones there are. */
-  get(name: string): LoadedCollection | undefined {
+  /** What is served of a collection (undefined until first loaded); throws CollectionNotFoundError naming the ones there are. */
+  get(name: string): CollectionSummary | undefined {
     const entry = this.entries.get(name);
     if (!entry) throw new CollectionNotFoundError(name, this.names());
     return entry.loaded;
+  }
+
+  /** Retrieval, the gate and the prompt for a question over a loaded collection (in the host: a search worker, or this thread). */
+  prepare(name: string, question: string, history: readonly ChatTurn[], signal?: AbortSignal): Promise<PreparedCollectionAnswer> {
+    return this.host.prepare(name, question, history, this.settings.TOP_K, signal);
+  }
+
+  /** Searches a loaded collection (in the host). */
+  search(name: string, query: string, options: DocumentSearchOptions): Promise<DocumentSearchResponse> {
+    return this.host.search(name, query, options);
   }
 
   has(name: string): boolean {
@@ -161,8 +182,8 @@ export class CollectionService {
         sourceHere: entry.source !== undefined,
         documents: loaded?.documents ?? 0,
         chunks: loaded?.chunks ?? 0,
-        disciplines: loaded?.search.disciplines() ?? [],
-        dense: { enabled: loaded?.search.denseAvailable ?? false, reason: loaded ? (loaded.denseOffReason ?? null) : "a coleção ainda não foi carregada" },
+        disciplines: loaded?.disciplines ?? [],
+        dense: { enabled: loaded?.denseAvailable ?? false, reason: loaded ? (loaded.denseOffReason ?? null) : "a coleção ainda não foi carregada" },
         reloading: entry.running !== undefined,
         lastReload: entry.lastReload,
         error: entry.error,
@@ -267,7 +288,7 @@ export class CollectionService {
     // Read before the chunks: a write that lands meanwhile shows as a newer generation at the next poll.
     const store = this.store(entry);
     const generation = store.shared ? await store.getManifest(GENERATION_KEY) : undefined;
-    entry.loaded = await loadCollection(entry.name, store, this.settings);
+    entry.loaded = await this.host.load(entry.name, store);
     entry.generation = generation;
     // What a successful read answers: it could not be read, or it was not in the shared store yet.
     if (entry.error?.code === "collection_load_failed" || (entry.error?.code === "collection_not_in_store" && entry.loaded.documents > 0)) entry.error = null;
