@@ -16,6 +16,7 @@ import { DEFAULT_MAX_CONTENT_CHARS as MYSQL_MAX } from "../src/adapters/document
 import { CollectionStore, CollectionStoreError, collectionStoreFile } from "../src/adapters/store/collection-store.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "../src/app/collections/indexer.js";
 import { loadCollection } from "../src/app/collections/load.js";
+import type { IndexProgress } from "../src/app/indexer.js";
 import { discoverCollections, type CollectionSource } from "../src/app/collections/sources.js";
 import { readSettings, SettingsError, type Settings } from "../src/config/settings.js";
 import { analyze } from "../src/core/analysis/index.js";
@@ -478,10 +479,28 @@ describe("a generated collection of 1,000 lessons", () => {
     const milStore = CollectionStore.open(big.DATA_DIR, "mil");
     try {
       const milSource: CollectionSource = { kind: "folder", name: "mil", dir };
-      const cold = await reloadCollection(milSource, { store: milStore, settings: big });
+      const reports: { cold: IndexProgress[]; noop: IndexProgress[] } = { cold: [], noop: [] };
+      const cold = await reloadCollection(milSource, { store: milStore, settings: big, onProgress: (p) => reports.cold.push(p) });
       expect(cold).toMatchObject({ documents: 1000, added: 1000, dense: "lsa" });
-      const noop = await reloadCollection(milSource, { store: milStore, settings: big });
+      const noop = await reloadCollection(milSource, { store: milStore, settings: big, onProgress: (p) => reports.noop.push(p) });
       expect(noop).toMatchObject({ documents: 1000, unchanged: 1000, added: 0, changed: 0, vectorsComputed: 0 });
+
+      // Progress in the Bible indexer's terms: documents read and written, then the model, then the chunks' vectors.
+      const phases = (list: IndexProgress[]) => list.map((p) => p.phase).filter((phase, i, all) => phase !== all[i - 1]);
+      expect(phases(reports.cold)).toEqual(["scanning", "lexical", "training", "dense", "done"]);
+      expect(phases(reports.noop)).toEqual(["scanning", "lexical", "dense", "done"]);
+      for (const list of [reports.cold, reports.noop]) {
+        const lexical = list.filter((p) => p.phase === "lexical");
+        expect(lexical.every((p) => p.counts === "documents" && p.total === 1000)).toBe(true);
+        expect(lexical.map((p) => p.done)).toEqual([...lexical.map((p) => p.done)].sort((a, b) => a - b));
+        expect(lexical.length).toBeGreaterThan(10); // reported along the way, not only at the end
+        expect(lexical.at(-1)!.done).toBe(1000);
+        expect(list.at(-1)).toEqual({ phase: "done", done: cold.chunks, total: cold.chunks, counts: "chunks" });
+      }
+      const dense = reports.cold.filter((p) => p.phase === "dense");
+      expect(dense[0]).toEqual({ phase: "dense", done: 0, total: cold.chunks, counts: "chunks" });
+      expect(dense.at(-1)!.done).toBe(cold.chunks);
+      expect(reports.noop.filter((p) => p.phase === "dense")).toEqual([{ phase: "dense", done: 0, total: 0, counts: "chunks" }]);
 
       let started = performance.now();
       const loaded = await loadCollection("mil", milStore, big);

@@ -2,6 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CollectionService, type CollectionStatus } from "../src/app/collections/service.js";
+import type { IndexProgress } from "../src/app/indexer.js";
+import { readSettings } from "../src/config/settings.js";
 import { findProjectRoot } from "../src/project-root.js";
 import { freePort } from "./support/net.js";
 import { parseSse, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
@@ -200,6 +203,33 @@ describe("a collection whose index file cannot be read at boot", () => {
       expect(collections.get("ruim")?.chunks).toBeGreaterThan(0);
     } finally {
       await collections.close();
+    }
+  });
+});
+
+describe("a collection's reload progress", () => {
+  it("is reported to the listener and shown in the status while the reload runs, and cleared after", async () => {
+    const lessons = tempDir("pastor-progress-lessons-");
+    cpSync(path.join(findProjectRoot(), "collections", "exemplo"), path.join(lessons, "exemplo"), { recursive: true });
+    const service = new CollectionService(readSettings({ DATA_DIR: tempDir("pastor-progress-"), COLLECTIONS_DIR: lessons }));
+    await service.open();
+    try {
+      const seen: { collection: string; report: IndexProgress; status: CollectionStatus["progress"]; reloading: boolean }[] = [];
+      await service.reload("exemplo", (collection, report) => {
+        const status = service.status().find((s) => s.name === collection)!;
+        seen.push({ collection, report, status: status.progress, reloading: status.reloading });
+      });
+      expect(seen.map((s) => s.report.phase).filter((phase, i, all) => phase !== all[i - 1])).toEqual(["scanning", "lexical", "training", "dense", "done"]);
+      for (const { collection, report, status, reloading } of seen) {
+        expect(collection).toBe("exemplo");
+        expect(reloading).toBe(true);
+        expect(status).toEqual({ phase: report.phase, done: report.done, total: report.total, counts: report.counts ?? "verses" });
+      }
+      expect(seen.find((s) => s.report.phase === "lexical" && s.report.done === 4)?.status).toEqual({ phase: "lexical", done: 4, total: 4, counts: "documents" });
+      const after = service.status().find((s) => s.name === "exemplo")!;
+      expect(after).toMatchObject({ reloading: false, progress: null, documents: 4 });
+    } finally {
+      await service.close();
     }
   });
 });

@@ -15,11 +15,14 @@ import { bumpGeneration, withIndexLock } from "./index-lock.js";
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
 
+/** How far an index run is: the Bible's (`indexCorpus`) and a document collection's (`reloadCollection`). */
 export interface IndexProgress {
   phase: IndexPhase;
-  /** Verses done / total in the current phase (lexical: verses written; dense: vectors). */
+  /** Done / total in the current phase (lexical: verses, or documents, written; dense: vectors). */
   done: number;
   total: number;
+  /** What `done` and `total` count; absent: verses. */
+  counts?: "documents" | "chunks";
   source?: string;
 }
 

@@ -15,6 +15,7 @@ import { configurePortuguese, withExamples } from "./commander-pt.js";
 import { EXIT_INPUT_FAILED, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
 import { requireWritableDataDir } from "./folders.js";
 import { ensureIndex, printIndexErrors, runIndexing } from "./indexing.js";
+import { createProgressReporter } from "./progress.js";
 import { openCliStore } from "./store.js";
 import { lookupVerses, readPrimaryVerses } from "./verses.js";
 
@@ -150,7 +151,10 @@ withExamples(
   }
   const settings = loadSettings();
   requireWritableDataDir(settings.DATA_DIR);
-  const summaries = await withCollections(settings, (collections) => collections.reload(options.collection));
+  const progress = createProgressReporter();
+  const summaries = await withCollections(settings, (collections) =>
+    collections.reload(options.collection, (collection, report) => progress.update({ ...report, source: collection })),
+  ).finally(() => progress.stop());
   if (options.json) console.log(JSON.stringify(summaries, null, 2));
   else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${settings.COLLECTIONS_DIR} (nem MYSQL_URL definida).`);
   else summaries.forEach(printReloadSummary);

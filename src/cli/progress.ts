@@ -9,6 +9,12 @@ const PHASE_LABEL: Record<IndexProgress["phase"], string> = {
   done: "Pronto",
 };
 
+const UNIT_LABEL: Record<NonNullable<IndexProgress["counts"]> | "verses", string> = {
+  verses: "versículos",
+  documents: "documentos",
+  chunks: "trechos",
+};
+
 /**
  * Whether bars may be drawn: only for a person at a terminal, so never when stdout or the bar's
  * stream is not a terminal (a pipe, a file, a test) or when NO_COLOR is set.
@@ -17,7 +23,7 @@ export function barsAllowed(stream: NodeJS.WriteStream = process.stderr, env: No
   return Boolean(stream.isTTY && process.stdout.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
 }
 
-/** A progress bar on stderr (verses done/total, rate, ETA); silent unless {@link barsAllowed}. */
+/** A progress bar on stderr (verses, documents or chunks done/total, rate, ETA); silent unless {@link barsAllowed}. */
 export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr): {
   update: (progress: IndexProgress) => void;
   stop: () => void;
@@ -26,7 +32,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: "{phase} |{bar}| {value}/{total} versículos · {rate}/s · ETA {eta_formatted}",
+      format: "{phase} |{bar}| {value}/{total} {unit} · {rate}/s · ETA {eta_formatted}",
       hideCursor: true,
       etaBuffer: 50,
     },
@@ -42,12 +48,12 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
         currentPhase = phase;
         phaseStart = Date.now();
         if (started) bar.stop();
-        bar.start(Math.max(progress.total, 1), progress.done, { phase, rate: "0" });
+        bar.start(Math.max(progress.total, 1), progress.done, { phase, unit: UNIT_LABEL[progress.counts ?? "verses"], rate: "0" });
         started = true;
       }
       const seconds = Math.max((Date.now() - phaseStart) / 1000, 0.001);
       bar.setTotal(Math.max(progress.total, 1));
-      bar.update(progress.done, { phase, rate: Math.round(progress.done / seconds).toString() });
+      bar.update(progress.done, { phase, unit: UNIT_LABEL[progress.counts ?? "verses"], rate: Math.round(progress.done / seconds).toString() });
     },
     stop() {
       if (started) bar.stop();

@@ -21,7 +21,8 @@ import type { CollectionIndexStore } from "../../adapters/store/collection-index
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
 import { createLsaEmbedder, deserializeLsa, trainLsaFromTerms, type LsaModel } from "../../core/embedding/lsa.js";
-import { embedInBatches, fingerprint, transformersOrReason, type DenseChoice } from "../dense.js";
+import { embedInBatches, fingerprint, transformersOrReason, type DenseChoice, type EmbedBatchesOptions } from "../dense.js";
+import type { IndexProgress } from "../indexer.js";
 
 export type CollectionDenseKind = "lsa" | "transformers" | "off";
 
@@ -63,6 +64,8 @@ export interface UpdateDenseOptions {
   /** An already loaded embedder for a transformers choice (skips loading the model again). */
   embedder?: Embedder;
   signal?: AbortSignal;
+  /** Training, then vectors done / total (counted in chunks). */
+  onProgress?: (progress: IndexProgress) => void;
 }
 
 /** Brings the collection's vectors in line with `choice` (see the module doc). Never throws for a model that fails to load: dense is then off, with the reason. */
@@ -96,7 +99,7 @@ async function updateLsa(store: CollectionIndexStore, options: UpdateDenseOption
     if (offReason !== "") return { dense: "off", reason: offReason, trained: false, vectorsComputed: 0 };
     const stored = await loadLsa(store, await store.getManifest("lsa_model") ?? "");
     if (stored) {
-      const vectorsComputed = await embedMissingLsa(store, stored, options.signal);
+      const vectorsComputed = await embedMissingLsa(store, stored, options);
       return { dense: "lsa", model: stored.id, trained: false, vectorsComputed };
     }
   }
@@ -114,13 +117,15 @@ async function updateLsa(store: CollectionIndexStore, options: UpdateDenseOption
       `a coleção "${store.name}" tem ${rows.length} trecho(s); o modelo LSA precisa de pelo menos ${COLLECTION_LSA_MIN_CHUNKS} (busca só léxica)`,
     );
   }
+  options.onProgress?.({ phase: "training", done: 0, total: 1 });
   const model = trainCollectionLsa(rows.map((row) => row.terms));
+  options.onProgress?.({ phase: "training", done: 1, total: 1 });
   if (!model) {
     return off(`a coleção "${store.name}" não tem vocabulário suficiente para treinar o modelo LSA (busca só léxica)`);
   }
   await store.saveModel(model.id, model.serialize());
   await store.deleteVectorsExcept(model.id);
-  const vectorsComputed = await embedMissingLsa(store, model, options.signal);
+  const vectorsComputed = await embedMissingLsa(store, model, options);
   // Written last: a crash before this point retrains (deterministically, same id) and embeds what is missing.
   await store.setManifest("lsa_model", model.id);
   await store.setManifest("lsa_off_reason", "");
@@ -157,13 +162,23 @@ async function loadLsa(store: CollectionIndexStore, id: string): Promise<LsaMode
   }
 }
 
-async function embedMissingLsa(store: CollectionIndexStore, model: LsaModel, signal: AbortSignal | undefined): Promise<number> {
-  return embedInBatches(await store.chunksMissingVectors(model.id), {
+async function embedMissingLsa(store: CollectionIndexStore, model: LsaModel, options: UpdateDenseOptions): Promise<number> {
+  return embedChunks(await store.chunksMissingVectors(model.id), options, {
     batchSize: LSA_BATCH,
     embed: (batch) => batch.map((row) => model.embedTerms(row.terms)),
     save: (rows) => store.saveVectors(model.id, rows),
-    signal,
   });
+}
+
+/** `embedInBatches` over a collection's chunks, its progress counted in chunks. */
+function embedChunks<Row extends { id: number }>(
+  rows: readonly Row[],
+  options: UpdateDenseOptions,
+  batches: Omit<EmbedBatchesOptions<Row>, "signal" | "onBatch">,
+): Promise<number> {
+  const progress = (done: number) => options.onProgress?.({ phase: "dense", done, total: rows.length, counts: "chunks" });
+  progress(0);
+  return embedInBatches(rows, { ...batches, signal: options.signal, onBatch: progress });
 }
 
 async function updateTransformers(
@@ -176,11 +191,10 @@ async function updateTransformers(
   const { embedder } = loaded;
   const key = embedder.id;
   await store.deleteVectorsExcept(key);
-  const vectorsComputed = await embedInBatches(await store.chunksMissingVectors(key), {
+  const vectorsComputed = await embedChunks(await store.chunksMissingVectors(key), options, {
     batchSize: TRANSFORMERS_BATCH,
     embed: (batch) => embedder.embed(batch.map((row) => row.text), "document"),
     save: (rows) => store.saveVectors(key, rows),
-    signal: options.signal,
   });
   return { dense: "transformers", model: key, trained: false, vectorsComputed };
 }

@@ -25,6 +25,7 @@ import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
 import { planSync } from "../../core/indexing/sync-plan.js";
 import { parseDenseChoice, type DenseChoice } from "../dense.js";
+import type { IndexProgress } from "../indexer.js";
 import { yieldToEventLoop } from "../event-loop.js";
 import { updateCollectionDense, type CollectionDenseKind } from "./dense.js";
 import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./sources.js";
@@ -54,6 +55,11 @@ export interface ReloadCollectionOptions {
   /** An already loaded embedder for a transformers choice (skips loading the model again). */
   embedder?: Embedder;
   signal?: AbortSignal;
+  /**
+   * How far the reload is, in the Bible indexer's terms: scanning (reading the source), lexical
+   * (documents done / offered), training (LSA), dense (chunks' vectors), done.
+   */
+  onProgress?: (progress: IndexProgress) => void;
 }
 
 export interface CollectionReloadSummary {
@@ -111,7 +117,7 @@ export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB
  */
 export async function reloadCollection(source: CollectionSource, options: ReloadCollectionOptions): Promise<CollectionReloadSummary> {
   const started = performance.now();
-  const { store, settings, logger, signal } = options;
+  const { store, settings, logger, signal, onProgress } = options;
   if (store.name !== source.name) {
     throw new CollectionIndexError(
       "collection_mismatch",
@@ -127,6 +133,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   };
 
   // Read everything before touching the store: a failing source throws here.
+  onProgress?.({ phase: "scanning", done: 0, total: 0 });
   const skippedIds = new Set<string>();
   const documents = await readSourceDocuments(source, settings, (warning) => {
     if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
@@ -166,8 +173,11 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     pending = [];
     pendingChunks = 0;
   };
+  const lexicalProgress = (done: number) => onProgress?.({ phase: "lexical", done, total: documents.length, counts: "documents" });
+  lexicalProgress(0);
   for (const [i, document] of documents.entries()) {
     signal?.throwIfAborted();
+    if (i > 0 && i % 25 === 0) lexicalProgress(i);
     const { action } = plan.steps[i]!;
     if (action === "keep") {
       summary.unchanged++;
@@ -188,6 +198,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     if (i % 25 === 24) await yieldToEventLoop();
   }
   await flush();
+  lexicalProgress(documents.length);
   await store.setManifest("chunk_settings", chunkSettings);
   await store.setManifest("analyzer_version", ANALYZER_VERSION);
 
@@ -196,6 +207,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     chunkSettings,
     ...(options.embedder ? { embedder: options.embedder } : {}),
     ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress } : {}),
   });
   if (dense.dense === "off" && dense.reason) {
     // Off by configuration is news; off because a model failed or the collection is too small deserves a warning.
@@ -203,11 +215,13 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     logger?.[level]("collection_dense_off", { collection, reason: dense.reason });
   }
   await store.setManifest("reloaded_at", new Date().toISOString());
+  const chunks = await store.chunkCount();
+  onProgress?.({ phase: "done", done: chunks, total: chunks, counts: "chunks" });
 
   const result: CollectionReloadSummary = {
     collection,
     documents: await store.documentCount(),
-    chunks: await store.chunkCount(),
+    chunks,
     ...summary,
     skipped: skippedIds.size,
     warnings,

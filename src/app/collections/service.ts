@@ -18,6 +18,7 @@ import { openCollectionStores, type CollectionStores } from "../../adapters/stor
 import { GENERATION_KEY } from "../../adapters/store/store.js";
 import type { Settings } from "../../config/settings.js";
 import { bumpGeneration, withIndexLock } from "../index-lock.js";
+import type { IndexPhase, IndexProgress } from "../indexer.js";
 import { startPoller, type Poller } from "../poller.js";
 import { storeConfig } from "../runtime.js";
 import { discoverCollections, type CollectionSource, type CollectionWarning } from "./sources.js";
@@ -26,6 +27,9 @@ import { localCollectionHost, type CollectionSearchHost, type CollectionSummary 
 import type { ChatTurn } from "../../core/chat/llm.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../../core/documents/search.js";
 import type { PreparedCollectionAnswer } from "./chat.js";
+
+/** Progress of a collection's reload, named. */
+export type CollectionProgressListener = (collection: string, progress: IndexProgress) => void;
 
 export class CollectionNotFoundError extends Error {
   readonly code = "collection_not_found";
@@ -62,6 +66,8 @@ export interface CollectionStatus {
   disciplines: string[];
   dense: { enabled: boolean; reason: string | null };
   reloading: boolean;
+  /** How far the running reload is (this process's), in the Bible indexer's terms; null when none runs here. */
+  progress: { phase: IndexPhase; done: number; total: number; counts: "documents" | "chunks" | "verses" } | null;
   lastReload: { finishedAt: string; ms: number; added: number; changed: number; unchanged: number; removed: number; skipped: number } | null;
   error: { code: string; message: string } | null;
 }
@@ -78,6 +84,8 @@ interface Entry {
   /** The shared store's generation the loaded search was read at. */
   generation: string | undefined;
   running: Promise<CollectionReloadSummary> | undefined;
+  /** The running reload's last progress report. */
+  progress: IndexProgress | undefined;
   lastReload: CollectionStatus["lastReload"];
   error: CollectionStatus["error"];
 }
@@ -155,7 +163,7 @@ export class CollectionService {
    * whose source fails keeps serving what it had, and its error shows in status(). On a shared
    * store, a collection whose source this process does not have is loaded from the store.
    */
-  async reload(name?: string): Promise<CollectionReloadSummary[]> {
+  async reload(name?: string, onProgress?: CollectionProgressListener): Promise<CollectionReloadSummary[]> {
     const sources = new Map(this.discover().map((source) => [source.name, source]));
     for (const entry of this.entries.values()) entry.source = sources.get(entry.name);
     for (const source of sources.values()) this.entryFor(source.name, source.kind, source);
@@ -167,7 +175,7 @@ export class CollectionService {
     const summaries: CollectionReloadSummary[] = [];
     for (const entry of reloadable.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (name !== undefined && entry.name !== name) continue;
-      summaries.push(await this.reloadEntry(entry));
+      summaries.push(await this.reloadEntry(entry, onProgress));
     }
     return summaries;
   }
@@ -185,6 +193,10 @@ export class CollectionService {
         disciplines: loaded?.disciplines ?? [],
         dense: { enabled: loaded?.denseAvailable ?? false, reason: loaded ? (loaded.denseOffReason ?? null) : "a coleção ainda não foi carregada" },
         reloading: entry.running !== undefined,
+        progress:
+          entry.running && entry.progress
+            ? { phase: entry.progress.phase, done: entry.progress.done, total: entry.progress.total, counts: entry.progress.counts ?? "verses" }
+            : null,
         lastReload: entry.lastReload,
         error: entry.error,
       };
@@ -209,7 +221,7 @@ export class CollectionService {
   private entryFor(name: string, kind: string, source: CollectionSource | undefined): Entry {
     let entry = this.entries.get(name);
     if (!entry) {
-      entry = { name, kind, source, opened: undefined, loaded: undefined, generation: undefined, running: undefined, lastReload: null, error: null };
+      entry = { name, kind, source, opened: undefined, loaded: undefined, generation: undefined, running: undefined, progress: undefined, lastReload: null, error: null };
       this.entries.set(name, entry);
     }
     if (source) {
@@ -294,13 +306,17 @@ export class CollectionService {
     if (entry.error?.code === "collection_load_failed" || (entry.error?.code === "collection_not_in_store" && entry.loaded.documents > 0)) entry.error = null;
   }
 
-  private reloadEntry(entry: Entry): Promise<CollectionReloadSummary> {
+  private reloadEntry(entry: Entry, onProgress?: CollectionProgressListener): Promise<CollectionReloadSummary> {
     const previous = entry.running ?? Promise.resolve(undefined);
     const next = previous
       .catch(() => undefined)
       .then(async () => {
         try {
-          const summary = entry.source ? await this.indexEntry(entry, entry.source) : await this.refreshEntry(entry);
+          const progress = (report: IndexProgress) => {
+            entry.progress = report;
+            onProgress?.(entry.name, report);
+          };
+          const summary = entry.source ? await this.indexEntry(entry, entry.source, progress) : await this.refreshEntry(entry);
           entry.error = null;
           entry.lastReload = {
             finishedAt: new Date().toISOString(),
@@ -333,17 +349,19 @@ export class CollectionService {
     entry.running = next;
     void next
       .finally(() => {
-        if (entry.running === next) entry.running = undefined;
+        if (entry.running !== next) return;
+        entry.running = undefined;
+        entry.progress = undefined;
       })
       .catch(() => undefined);
     return next;
   }
 
   /** Reads the source into the store (under the lock on a shared one), then serves it. */
-  private async indexEntry(entry: Entry, source: CollectionSource): Promise<CollectionReloadSummary> {
+  private async indexEntry(entry: Entry, source: CollectionSource, onProgress: (progress: IndexProgress) => void): Promise<CollectionReloadSummary> {
     const store = this.store(entry);
     const run = async (signal?: AbortSignal): Promise<CollectionReloadSummary> => {
-      const summary = await reloadCollection(source, { store, settings: this.settings, logger: this.logger, ...(signal ? { signal } : {}) });
+      const summary = await reloadCollection(source, { store, settings: this.settings, logger: this.logger, onProgress, ...(signal ? { signal } : {}) });
       if (store.shared) {
         await bumpGeneration(store);
         await this.stores!.register(entry.name, source.kind);
