@@ -150,6 +150,21 @@ describe("without embeddings", () => {
     expect(response.results.every((r) => r.via.length === 1 && r.via[0] === "lexical")).toBe(true);
     expect(refs(response)[0]).toBe(refs(lexical)[0]);
   });
+
+  it("says so when the stored vectors do not describe the verses (a stale index), and never asks the model", async () => {
+    const embedder = loaded.embedder!;
+    let calls = 0;
+    const counting = { ...embedder, id: embedder.id, dimensions: embedder.dimensions, embed: (texts: string[], kind: "query" | "document") => (calls++, embedder.embed(texts, kind)) };
+    const verses = loaded.engine.verses;
+    const stale = new SearchEngine(verses, new Float32Array(embedder.dimensions * (verses.length - 1)), { embedder: counting });
+    const response = await stale.search("amai vossos inimigos", { k: 6 });
+    expect(stale.denseAvailable).toBe(false);
+    expect(response.mode).toBe("lexical");
+    expect(response.notices).toEqual([
+      "Busca semântica indisponível (os vetores guardados não correspondem aos versículos do índice; reindexe): resultados por palavras-chave apenas.",
+    ]);
+    expect(calls).toBe(0);
+  });
 });
 
 describe("BM25 indexes the verse alone, never the window (measured lesson)", () => {

@@ -13,11 +13,11 @@ import type { Embedder } from "../embedding/embedder.js";
 import { Bm25Index } from "../search/bm25.js";
 import { DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "../search/fusion.js";
 import { reciprocalRankFusion, RRF_K } from "../search/rrf.js";
-import { VectorIndex } from "../search/vector-index.js";
+import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "../search/dense-side.js";
 import { documentKey, formatDocumentCitation } from "./citation.js";
 import type { DocumentHit, IndexedChunk } from "./types.js";
 
-export type DocumentSearchMode = "hybrid" | "lexical" | "dense";
+export type DocumentSearchMode = SearchMode;
 
 export type DocumentSearchSettings = HybridSearchSettings;
 
@@ -86,7 +86,6 @@ interface RankedDoc {
   via: ("lexical" | "dense")[];
 }
 
-const MATRIX_MISMATCH = "os vetores não correspondem aos trechos da coleção";
 
 /**
  * Search over one collection's chunks. Thin: the ranking is the pure functions below;
@@ -95,9 +94,8 @@ const MATRIX_MISMATCH = "os vetores não correspondem aos trechos da coleção";
 export class DocumentSearch {
   private readonly chunks: readonly IndexedChunk[];
   private readonly silos: ReadonlyMap<string, Silo>;
-  private readonly vectors: VectorIndex | undefined;
+  private readonly dense: DenseSide;
   private readonly byKey = new Map<string, number>();
-  private readonly denseReason: string | undefined;
   private vocabularyValue: CorpusVocabulary | undefined;
 
   constructor(
@@ -114,11 +112,10 @@ export class DocumentSearch {
       const key = documentKey(chunk.sourceId, chunk.chunk);
       if (!this.byKey.has(key)) this.byKey.set(key, doc);
     });
-    const dims = deps.embedder?.dimensions ?? 0;
-    const fits = vectorMatrix !== undefined && dims > 0 && vectorMatrix.length === chunks.length * dims;
-    this.vectors = fits ? new VectorIndex(vectorMatrix, dims) : undefined;
-    // A matrix that does not describe these chunks is a stale or broken index: say so.
-    this.denseReason = vectorMatrix !== undefined && dims > 0 && !fits ? MATRIX_MISMATCH : deps.denseUnavailableReason;
+    this.dense = denseSide(vectorMatrix, deps.embedder, chunks.length, {
+      unavailable: deps.denseUnavailableReason,
+      mismatch: "os vetores não correspondem aos trechos da coleção",
+    });
   }
 
   get size(): number {
@@ -132,7 +129,7 @@ export class DocumentSearch {
   }
 
   get denseAvailable(): boolean {
-    return this.vectors !== undefined && this.deps.embedder !== undefined;
+    return denseAvailable(this.dense);
   }
 
   /** The collection's disciplines (its lexical silos), sorted. */
@@ -147,12 +144,7 @@ export class DocumentSearch {
 
   async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResponse> {
     const k = Math.max(0, Math.floor(options.k ?? this.settings.topK));
-    const notices: string[] = [];
-    let mode = options.mode ?? "hybrid";
-    if (mode !== "lexical" && !this.denseAvailable) {
-      notices.push(denseUnavailableNotice(this.denseReason));
-      mode = "lexical";
-    }
+    const { mode, notices } = effectiveMode(options.mode ?? "hybrid", this.dense);
     const respond = (results: DocumentHit[]): DocumentSearchResponse => {
       const response: DocumentSearchResponse = { query, collection: this.collection, mode, results, notices };
       const scope = this.deps.scope;
@@ -180,11 +172,10 @@ export class DocumentSearch {
     const depth = k * this.settings.candidateMultiplier;
     const lexical = mode === "dense" ? [] : mergeSiloRankings(silos.map((silo) => searchSilo(silo, terms, depth)), depth);
     let dense: DenseHit[] = [];
-    if (mode !== "lexical" && this.vectors && this.deps.embedder) {
-      const [vector] = await this.deps.embedder.embed([query], "query");
+    if (mode !== "lexical") {
       const only = silos.length === this.silos.size ? undefined : new Set(silos.map((silo) => silo.discipline));
       const allowed = only ? (doc: number) => only.has(this.chunks[doc]!.discipline) : undefined;
-      if (vector) dense = this.vectors.search(vector, depth, this.settings.minSimilarity, allowed);
+      dense = await denseHits(this.dense, query, depth, this.settings.minSimilarity, allowed);
     }
 
     const ranked = rankDocs(mode, lexical, dense, k, this.settings, (doc) => this.key(doc));
@@ -318,10 +309,6 @@ function toHit(
   if (lexical) hit.lexicalScore = lexical.score;
   if (similarity !== undefined) hit.similarity = similarity;
   return hit;
-}
-
-function denseUnavailableNotice(reason: string | undefined): string {
-  return `Busca semântica indisponível${reason ? ` (${reason})` : ""}: resultados por palavras-chave apenas.`;
 }
 
 function unknownDisciplineNotice(discipline: string, collection: string, known: readonly string[]): string {

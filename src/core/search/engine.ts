@@ -9,9 +9,9 @@ import { DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
-import { VectorIndex } from "./vector-index.js";
+import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
 
-export type SearchMode = "hybrid" | "lexical" | "dense";
+export type { SearchMode };
 export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
@@ -213,7 +213,7 @@ export class SearchEngine {
   private readonly lexical: Bm25Index;
   private readonly phrases: Bm25Index;
   private exactIndex: Bm25Index | undefined;
-  private readonly vectors: VectorIndex | undefined;
+  private readonly dense: DenseSide;
   private readonly builtVersifications = new Map<string, Versification>();
   private readonly byKey = new Map<string, number>();
   private readonly versification = new Map<string, Map<string, number[]>>();
@@ -231,8 +231,10 @@ export class SearchEngine {
   ) {
     this.lexical = new Bm25Index(verses.map((verse) => verse.terms), { k1: settings.bm25K1, b: settings.bm25B });
     this.phrases = new Bm25Index(verses.map((verse) => (verse.text === "" ? [] : wordBigrams(verse.text))));
-    const dims = deps.embedder?.dimensions ?? 0;
-    this.vectors = vectorMatrix && dims > 0 ? new VectorIndex(vectorMatrix, dims) : undefined;
+    this.dense = denseSide(vectorMatrix, deps.embedder, verses.length, {
+      unavailable: deps.denseUnavailableReason,
+      mismatch: "os vetores guardados não correspondem aos versículos do índice; reindexe",
+    });
     verses.forEach((verse, doc) => {
       this.byKey.set(coordinateKey(verse.source, verse.book, verse.chapter, verse.verse), doc);
       let books = this.versification.get(verse.source);
@@ -288,7 +290,7 @@ export class SearchEngine {
   }
 
   get denseAvailable(): boolean {
-    return this.vectors !== undefined && this.deps.embedder !== undefined;
+    return denseAvailable(this.dense);
   }
 
   get size(): number {
@@ -342,15 +344,7 @@ export class SearchEngine {
 
   async search(query: string, options: { k?: number; mode?: SearchMode } = {}): Promise<SearchResponse> {
     const k = options.k ?? this.settings.topK;
-    const requested = options.mode ?? "hybrid";
-    const notices: string[] = [];
-    let mode = requested;
-    if (mode !== "lexical" && !this.denseAvailable) {
-      notices.push(
-        `Busca semântica indisponível${this.deps.denseUnavailableReason ? ` (${this.deps.denseUnavailableReason})` : ""}: resultados por palavras-chave apenas.`,
-      );
-      mode = "lexical";
-    }
+    const { mode, notices } = effectiveMode(options.mode ?? "hybrid", this.dense);
 
     const { lookups, docs: referenceDocs } = this.resolveReferences(query);
     const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
@@ -498,12 +492,8 @@ export class SearchEngine {
       .sort((a, b) => withPrior(b[1].score, b[0]) - withPrior(a[1].score, a[0]) || a[0] - b[0])
       .slice(0, depth)
       .map(([doc, entry]) => ({ doc, ...entry }));
-    let dense: { doc: number; similarity: number }[] = [];
-    if (mode !== "lexical" && this.vectors && this.deps.embedder) {
-      const denseQuery = this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query;
-      const [vector] = await this.deps.embedder.embed([denseQuery], "query");
-      if (vector) dense = this.vectors.search(vector, depth, this.settings.minSimilarity);
-    }
+    const denseQuery = () => (this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query);
+    const dense = mode === "lexical" ? [] : await denseHits(this.dense, denseQuery(), depth, this.settings.minSimilarity);
     if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
     if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
 
