@@ -11,7 +11,7 @@ import { textVocabulary, type CorpusVocabulary } from "../scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { Bm25Index } from "../search/bm25.js";
-import { DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "../search/fusion.js";
+import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "../search/fusion.js";
 import { reciprocalRankFusion, RRF_K } from "../search/rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "../search/dense-side.js";
 import { documentKey, formatDocumentCitation } from "./citation.js";
@@ -21,16 +21,7 @@ export type DocumentSearchMode = SearchMode;
 
 export type DocumentSearchSettings = HybridSearchSettings;
 
-export const DEFAULT_DOCUMENT_SEARCH_SETTINGS: DocumentSearchSettings = Object.freeze({
-  bm25K1: 1.2,
-  bm25B: 0.75,
-  topK: 6,
-  candidateMultiplier: 4,
-  maxKeywordOnly: 2,
-  minSimilarity: 0.05,
-  lexicalWeight: 1,
-  denseWeight: 1,
-});
+export const DEFAULT_DOCUMENT_SEARCH_SETTINGS: DocumentSearchSettings = DEFAULT_HYBRID_SETTINGS;
 
 export interface DocumentSearchDependencies {
   embedder?: Embedder;

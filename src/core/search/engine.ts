@@ -5,7 +5,7 @@ import type { Embedder } from "../embedding/embedder.js";
 import { wordsByTerm, type CorpusVocabulary } from "../scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "../scope/gate.js";
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
-import { DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from "./fusion.js";
+import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from "./fusion.js";
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
@@ -134,12 +134,7 @@ export interface SearchSettings extends HybridSearchSettings {
  * table of what each lever did); generic settings, never rules for particular questions.
  */
 export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
-  bm25K1: 1.2,
-  bm25B: 0.75,
-  topK: 6,
-  candidateMultiplier: 4,
-  maxKeywordOnly: 2,
-  minSimilarity: 0.05,
+  ...DEFAULT_HYBRID_SETTINGS,
   phraseWeight: 0.5,
   exactWeight: 0,
   shortStemLength: 3,
@@ -147,7 +142,6 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   shortStemMinExactDf: 30,
   expansionWeight: 0.3,
   expansionsPerWord: 5,
-  lexicalWeight: 1,
   denseWeight: 0.85,
   crossrefSeeds: 3,
   crossrefWeight: 0.5,

@@ -21,6 +21,18 @@ export interface HybridSearchSettings {
   denseWeight: number;
 }
 
+/** The shared defaults: BM25's usual k1 and b, six results, the quota of two (measured on the Bible, see docs/RETRIEVAL.md). */
+export const DEFAULT_HYBRID_SETTINGS: HybridSearchSettings = Object.freeze({
+  bm25K1: 1.2,
+  bm25B: 0.75,
+  topK: 6,
+  candidateMultiplier: 4,
+  maxKeywordOnly: 2,
+  minSimilarity: 0.05,
+  lexicalWeight: 1,
+  denseWeight: 1,
+});
+
 export interface HybridFusionOptions {
   /** How many results to return. */
   limit: number;
