@@ -7,7 +7,7 @@ import { AnswerText } from "../../web/src/components/AnswerText";
 import { ReferenceProvider } from "../../web/src/components/references";
 import { excerptText, pageText, SourcesPanel } from "../../web/src/components/SourcesPanel";
 import { StatusPanel } from "../../web/src/components/StatusPanel";
-import type { Source } from "../../web/src/lib/api";
+import type { CollectionStatus, Source } from "../../web/src/lib/api";
 import { documentCitations, isCited } from "../../web/src/lib/citations";
 import { COLLECTION_KEY } from "../../web/src/lib/storage";
 import { APOSTILA, EMPTY_COLLECTION, EXEMPLO, JOHN_3_16, json, manualStream, mockApi, READY_STATUS, TRINDADE, type ManualStream } from "./helpers";
@@ -273,6 +273,21 @@ describe("collections in the status panel", () => {
     expect(within(aulas!).getByText("Não recarregada desde que o servidor iniciou")).toBeTruthy();
     expect(within(aulas!).getByText(/recarregando/u)).toBeTruthy();
     expect(within(aulas!).getByText("Erro na última recarga: não foi possível conectar ao MySQL")).toBeTruthy();
+  });
+
+  it("shows how far a running reload is, in documents and then chunks", () => {
+    const reloading = (progress: CollectionStatus["progress"]) => ({ ...EXEMPLO, reloading: true, progress });
+    const { rerender } = render(
+      <StatusPanel status={{ ...READY_STATUS, collections: [reloading({ phase: "lexical", done: 120, total: 1000, counts: "documents" })] }} unreachable={false} />,
+    );
+    expect(screen.getByText("recarregando… indexando os documentos: 120 de 1.000 documentos")).toBeTruthy();
+    rerender(<StatusPanel status={{ ...READY_STATUS, collections: [reloading({ phase: "dense", done: 2048, total: 4000, counts: "chunks" })] }} unreachable={false} />);
+    expect(screen.getByText("recarregando… preparando a busca por significado: 2.048 de 4.000 trechos")).toBeTruthy();
+    rerender(<StatusPanel status={{ ...READY_STATUS, collections: [reloading({ phase: "training", done: 0, total: 1, counts: "chunks" })] }} unreachable={false} />);
+    expect(screen.getByText("recarregando… aprendendo o vocabulário da coleção")).toBeTruthy();
+    // A server from before progress was reported: the reload is still shown.
+    rerender(<StatusPanel status={{ ...READY_STATUS, collections: [{ ...EXEMPLO, reloading: true }] }} unreachable={false} />);
+    expect(screen.getByText("recarregando…")).toBeTruthy();
   });
 
   it("shows no collections section for a server without them", () => {

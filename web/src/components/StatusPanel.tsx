@@ -2,6 +2,7 @@ import type { CollectionStatus, ServerStatus } from "../lib/api";
 import {
   chatAvailability,
   collectionCounts,
+  collectionReloadText,
   collectionSearchText,
   embeddingText,
   formatNumber,
@@ -111,7 +112,7 @@ function CollectionItem({ collection }: { collection: CollectionStatus }) {
       <span className="status-line">
         {collection.reloading && <span className="spinner" aria-hidden="true" />}
         <strong>{collection.name}</strong>
-        {collection.reloading && <span className="status-count"> recarregando…</span>}
+        {collection.reloading && <span className="status-count"> {collectionReloadText(collection)}</span>}
       </span>
       <span className="status-detail">{collectionCounts(collection)}</span>
       <span className="status-detail">{collectionSearchText(collection)}</span>

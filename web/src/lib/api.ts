@@ -45,6 +45,15 @@ export function isDocumentSource(source: Source): source is DocumentSource {
 /** The collection name that means the Bible (the server's default). */
 export const BIBLE_COLLECTION = "biblia";
 
+/** How far an index run is (the Bible's indexing, or a collection's reload). */
+export interface IndexProgress {
+  phase: IndexPhase | string;
+  done: number;
+  total: number;
+  /** What done and total count; absent: verses. */
+  counts?: "verses" | "documents" | "chunks";
+}
+
 export interface CollectionStatus {
   name: string;
   kind: string;
@@ -53,6 +62,8 @@ export interface CollectionStatus {
   disciplines: string[];
   dense: { enabled: boolean; reason: string | null };
   reloading: boolean;
+  /** The running reload's progress (absent from servers before it). */
+  progress?: IndexProgress | null;
   lastReload: { finishedAt: string; ms: number; added: number; changed: number; unchanged: number; removed: number; skipped: number } | null;
   error: { code: string; message: string } | null;
 }
@@ -111,7 +122,7 @@ export interface ServerStatus {
   sources: { file: string; sha256?: string; verses: number; status?: string }[];
   versesIndexed: number;
   indexing: boolean;
-  progress: { phase: IndexPhase | string; done: number; total: number } | null;
+  progress: IndexProgress | null;
   errors: { file?: string; code?: string; message: string }[];
   embedding: { enabled: boolean; model: string | null; reason?: string | null; mode?: string };
   llm: { provider: string; model: string };

@@ -1,4 +1,4 @@
-import type { CollectionStatus, ServerStatus } from "./api";
+import type { CollectionStatus, IndexProgress, ServerStatus } from "./api";
 
 /** Plain-Portuguese wording of the server's status (what the side panel shows). */
 
@@ -20,10 +20,33 @@ export function phaseLabel(phase: string | undefined): string {
   return (phase && PHASE_LABELS[phase]) || "Preparando o índice";
 }
 
-/** "12.288 de 31.102 versículos" while a phase counts verses; "" otherwise. */
-export function progressCount(progress: ServerStatus["progress"]): string {
+const COUNT_UNITS: Readonly<Record<NonNullable<IndexProgress["counts"]>, string>> = {
+  verses: "versículos",
+  documents: "documentos",
+  chunks: "trechos",
+};
+
+/** "12.288 de 31.102 versículos" (or documentos, trechos) while a phase counts; "" otherwise. */
+export function progressCount(progress: IndexProgress | null | undefined): string {
   if (!progress || progress.total <= 1 || progress.phase === "training" || progress.phase === "scanning") return "";
-  return `${formatNumber(Math.min(progress.done, progress.total))} de ${formatNumber(progress.total)} versículos`;
+  return `${formatNumber(Math.min(progress.done, progress.total))} de ${formatNumber(progress.total)} ${COUNT_UNITS[progress.counts ?? "verses"]}`;
+}
+
+const COLLECTION_PHASE_LABELS: Readonly<Record<string, string>> = {
+  scanning: "lendo a fonte",
+  lexical: "indexando os documentos",
+  training: "aprendendo o vocabulário da coleção",
+  dense: "preparando a busca por significado",
+  done: "pronta",
+};
+
+/** "recarregando… indexando os documentos: 120 de 1.000 documentos" while a reload runs; "" otherwise. */
+export function collectionReloadText(collection: CollectionStatus): string {
+  if (!collection.reloading) return "";
+  const progress = collection.progress;
+  if (!progress) return "recarregando…";
+  const count = progressCount(progress);
+  return `recarregando… ${COLLECTION_PHASE_LABELS[progress.phase] ?? "preparando"}${count ? `: ${count}` : ""}`;
 }
 
 /** 0..1 for a progress bar, or undefined when the phase has no count. */
