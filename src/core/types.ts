@@ -35,3 +35,11 @@ export interface VerseCoordinate {
   chapter: number;
   verse: number;
 }
+
+/** The text of a verse's context window, the verse's own text kept apart. */
+export interface ContextText {
+  /** Up to CONTEXT_WINDOW preceding non-empty verses of the same source and book (crossing chapters), space-joined. */
+  contextBefore: string;
+  /** Up to CONTEXT_WINDOW following non-empty verses of the same source and book (crossing chapters), space-joined. */
+  contextAfter: string;
+}

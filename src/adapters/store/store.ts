@@ -1,4 +1,4 @@
-import type { Verse } from "../../core/types.js";
+import type { ContextText, Verse } from "../../core/types.js";
 
 /**
  * The storage interface the application uses (indexer, engine loading, dense model,
@@ -8,12 +8,10 @@ import type { Verse } from "../../core/types.js";
  */
 export type Awaitable<T> = T | Promise<T>;
 
-export interface StoredVerse extends Verse {
+export interface StoredVerse extends Verse, ContextText {
   id: number;
   /** Position of the verse inside its source file (0-based). */
   ord: number;
-  contextBefore: string;
-  contextAfter: string;
 }
 
 /** A stored verse with the analysed terms the BM25 index is rebuilt from (space-separated). */
@@ -29,11 +27,9 @@ export interface SourceRecord {
   indexedAt: string | null;
 }
 
-export interface VerseInsert {
+export interface VerseInsert extends ContextText {
   verse: Verse;
   ord: number;
-  contextBefore: string;
-  contextAfter: string;
   terms: string;
 }
 

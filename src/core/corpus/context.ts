@@ -2,14 +2,10 @@
  * Context windows: each verse together with the text of its neighbours, for indexing and
  * embedding a verse "in context" while keeping the verse's own text apart.
  */
-import type { Verse } from "../types.js";
+import type { ContextText, Verse } from "../types.js";
 
-/** A verse with its context window. `text` is still the verse alone. */
-export interface VerseWithContext extends Verse {
-  /** Up to `windowSize` preceding non-empty verses of the same source and book, space-joined. */
-  contextBefore: string;
-  /** Up to `windowSize` following non-empty verses of the same source and book, space-joined. */
-  contextAfter: string;
+/** A verse with its context window (`windowSize` verses each side). `text` is still the verse alone. */
+export interface VerseWithContext extends Verse, ContextText {
   /** `contextBefore`, `text` and `contextAfter` joined by single spaces (empty parts skipped). */
   window: string;
 }

@@ -9,6 +9,7 @@
 import { bookByCode } from "../bible/books.js";
 import { type BibleReference, type Versification, expandReference, formatReference } from "../bible/references.js";
 import type { SearchResult } from "../search/engine.js";
+import type { ContextText, Verse } from "../types.js";
 
 /** One verse coordinate (USFX book code). `verseEnd` marks a bridge ("15-16"). */
 export interface VerseRef {
@@ -18,22 +19,12 @@ export interface VerseRef {
   verseEnd?: number;
 }
 
-export interface Passage {
+/** One consulted verse (its USFX book code, chapter, verse range and text) with its window's text. */
+export interface Passage extends Pick<Verse, "book" | "chapter" | "verse" | "verseEnd" | "text">, ContextText {
   /** "S1", "S2"…: the passage's id in the prompt and in the UI. */
   id: string;
   /** Canonical reference of the consulted verse ("Mateus 5:44", "Mateus 5:44-45" for a bridge). */
   reference: string;
-  /** USFX book code ("MAT"). */
-  book: string;
-  chapter: number;
-  verse: number;
-  /** Last verse of a bridge; equals `verse` otherwise. */
-  verseEnd: number;
-  text: string;
-  /** Text of the preceding verses of the window (space-joined, may be empty). */
-  contextBefore: string;
-  /** Text of the following verses of the window (space-joined, may be empty). */
-  contextAfter: string;
   /** Coordinates of every verse of the window, including the consulted verse itself. */
   windowRefs: VerseRef[];
 }

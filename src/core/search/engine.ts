@@ -1,5 +1,6 @@
 import { analyze, analyzeTokens, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
+import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { wordsByTerm, type CorpusVocabulary } from "../scope/features.js";
@@ -15,16 +16,7 @@ export type { SearchMode };
 export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
-export interface EngineVerse {
-  source: string;
-  book: string;
-  bookName: string;
-  chapter: number;
-  verse: number;
-  verseEnd: number;
-  text: string;
-  contextBefore: string;
-  contextAfter: string;
+export interface EngineVerse extends Omit<Verse, "canonical">, ContextText {
   terms: readonly string[];
 }
 
