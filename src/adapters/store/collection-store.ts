@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { CollectionError } from "../../core/documents/errors.js";
 import type { CollectionIndexStore, DocumentWrite, StoredChunk, StoredDocument } from "./collection-index.js";
 import { SqliteIndexFile } from "./sqlite-index-file.js";
 
@@ -48,16 +49,7 @@ export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 export type CollectionStoreErrorCode = "invalid_collection_name";
 
 /** Error raised by the collection store; its message is user-facing (Portuguese). */
-export class CollectionStoreError extends Error {
-  readonly code: CollectionStoreErrorCode;
-  readonly collection: string;
-  constructor(code: CollectionStoreErrorCode, collection: string, message: string) {
-    super(message);
-    this.name = "CollectionStoreError";
-    this.code = code;
-    this.collection = collection;
-  }
-}
+export class CollectionStoreError extends CollectionError<CollectionStoreErrorCode> {}
 
 /** @throws {CollectionStoreError} `invalid_collection_name` when `name` is not a valid collection name. */
 export function assertCollectionName(name: string): void {

@@ -20,6 +20,7 @@ import type { CollectionIndexStore, DocumentWrite } from "../../adapters/store/c
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/documents/chunker.js";
+import { CollectionError } from "../../core/documents/errors.js";
 import { splitMetaBlock } from "../../core/documents/meta-block.js";
 import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/embedding/embedder.js";
@@ -92,16 +93,7 @@ export interface CollectionReloadSummary {
 export type CollectionIndexErrorCode = "collection_mismatch";
 
 /** Error raised by the collection indexer; its message is user-facing (Portuguese). */
-export class CollectionIndexError extends Error {
-  readonly code: CollectionIndexErrorCode;
-  readonly collection: string;
-  constructor(code: CollectionIndexErrorCode, collection: string, message: string) {
-    super(message);
-    this.name = "CollectionIndexError";
-    this.code = code;
-    this.collection = collection;
-  }
-}
+export class CollectionIndexError extends CollectionError<CollectionIndexErrorCode> {}
 
 /** The chunk settings key stored in the manifest: a different key re-chunks every document. */
 export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP">): string {

@@ -25,6 +25,7 @@ import { discoverCollections, type CollectionSource, type CollectionWarning } fr
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./indexer.js";
 import { localCollectionHost, type CollectionSearchHost, type CollectionSummary } from "./host.js";
 import type { ChatTurn } from "../../core/chat/llm.js";
+import { CollectionError } from "../../core/documents/errors.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../../core/documents/search.js";
 import type { PreparedCollectionAnswer } from "./chat.js";
 
@@ -44,16 +45,8 @@ export class CollectionNotFoundError extends Error {
   }
 }
 
-export class CollectionReloadError extends Error {
-  constructor(
-    readonly collection: string,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "CollectionReloadError";
-  }
-}
+/** A reload that failed (the source's, the store's or the lock's code). */
+export class CollectionReloadError extends CollectionError {}
 
 export interface CollectionStatus {
   name: string;
@@ -332,8 +325,8 @@ export class CollectionService {
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           const failure = new CollectionReloadError(
-            entry.name,
             typeof code === "string" ? code : "collection_reload_failed",
+            entry.name,
             error instanceof Error ? error.message : String(error),
           );
           if (failure.code === "index_locked") {
@@ -376,8 +369,8 @@ export class CollectionService {
       {
         ttlMs: this.settings.INDEX_LOCK_TTL_MS,
         refused: (holder, until) =>
-          new CollectionReloadError(entry.name, "index_locked", `outra réplica (${holder}) está recarregando esta coleção; a trava vale até ${until} se ela não a renovar.`),
-        lost: () => new CollectionReloadError(entry.name, "index_lock_lost", "A trava de indexação da coleção expirou e foi tomada por outra réplica."),
+          new CollectionReloadError("index_locked", entry.name, `outra réplica (${holder}) está recarregando esta coleção; a trava vale até ${until} se ela não a renovar.`),
+        lost: () => new CollectionReloadError("index_lock_lost", entry.name, "A trava de indexação da coleção expirou e foi tomada por outra réplica."),
       },
       run,
     );
