@@ -138,6 +138,14 @@ describe("pastor reload and pastor search --collection", () => {
     expect(body.results[0]).toMatchObject({ source: "teologia/a-trindade.md", chunk: 0, matchedTerms: ["pericores"] });
     expect(body.results[0]!.lexicalScore).toBeGreaterThan(0);
 
+    // The gate's decision, as `pastor search --json` gives it for the Bible: a cake recipe is out of the lessons' scope.
+    const cake = await pastor(["search", "--collection", "exemplo", "como fazer um bolo de chocolate?", "--json"], env);
+    expect(cake.code).toBe(0);
+    expect((JSON.parse(cake.stdout) as { scope?: { inScope: boolean } }).scope).toMatchObject({ inScope: false });
+    expect((JSON.parse(search.stdout) as { scope?: { inScope: boolean } }).scope).toMatchObject({ inScope: true });
+    const cakeText = await pastor(["search", "--collection", "exemplo", "como fazer um bolo de chocolate?"], env);
+    expect(cakeText.stderr).toMatch(/aviso: pergunta fora do tema \(confiança \d\.\d\d.*\); o chat responderia com a recusa, sem trechos/);
+
     const missing = await pastor(["search", "--collection", "nenhuma", "x"], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/pastor: Coleção "nenhuma" não encontrada\. Coleções disponíveis: exemplo\./);

@@ -1,17 +1,13 @@
 import type { CollectionReloadSummary } from "../app/collections/indexer.js";
 import type { DocumentSearchResponse } from "../core/documents/search.js";
+import type { ScopeDecision } from "../core/scope/gate.js";
 import type { SearchResponse } from "../core/search/engine.js";
 import type { EvalReport } from "../core/search/eval.js";
 
 export function printSearchResults(response: SearchResponse): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
   for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${lookup.message}`);
-  if (response.scope && !response.scope.inScope) {
-    const foreign = response.scope.reasons.foreign;
-    console.error(
-      `aviso: pergunta fora do tema (confiança ${response.scope.confidence.toFixed(2)}${foreign.length > 0 ? `; palavras que a Bíblia não usa: ${foreign.join(", ")}` : ""}); o chat responderia com a recusa, sem versículos`,
-    );
-  }
+  warnOutOfScope(response.scope, "a Bíblia", "versículos");
   if (response.results.length === 0) {
     console.log("Nenhum versículo encontrado.");
     return;
@@ -21,6 +17,15 @@ export function printSearchResults(response: SearchResponse): void {
     console.log(`${index + 1}. ${result.reference} (${result.via.join("+")})${terms}`);
     console.log(`   ${result.text}`);
   });
+}
+
+/** The gate's refusal, said on stderr: what the chat would do with this question. */
+function warnOutOfScope(scope: ScopeDecision | undefined, corpus: string, units: string): void {
+  if (!scope || scope.inScope) return;
+  const foreign = scope.reasons.foreign;
+  console.error(
+    `aviso: pergunta fora do tema (confiança ${scope.confidence.toFixed(2)}${foreign.length > 0 ? `; palavras que ${corpus} não usa: ${foreign.join(", ")}` : ""}); o chat responderia com a recusa, sem ${units}`,
+  );
 }
 
 export function printEvalTable(report: EvalReport): void {
@@ -62,6 +67,7 @@ export function printCompareTable(compared: readonly { model: string; embedder: 
 
 export function printDocumentResults(response: DocumentSearchResponse): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
+  warnOutOfScope(response.scope, `a coleção ${response.collection}`, "trechos");
   if (response.results.length === 0) {
     console.log(`Nenhum trecho encontrado na coleção ${response.collection}.`);
     return;

@@ -179,6 +179,7 @@ function toDocumentSearchJson(response: DocumentSearchResponse) {
     mode: response.mode,
     collection: response.collection,
     notices: response.notices,
+    ...(response.scope ? { scope: response.scope } : {}),
     results: response.results.map((hit) => ({
       source: hit.sourceId,
       chunk: hit.chunk,
