@@ -69,7 +69,7 @@ function loading(slot: Slot): boolean {
   return false;
 }
 
-/** How the pool orders a worker's work (the defaults were measured with `bench/load.ts`). */
+/** How the pool orders a worker's work (the defaults were measured under 50 streams: docs/ARCHITECTURE.md, the worker pool). */
 export interface PoolSchedule {
   /** How long a worker's own request (a later citation delta, an engine load) waits behind new questions at most. */
   patienceMs: number;
