@@ -490,6 +490,8 @@ describe("a generated collection of 1,000 lessons", () => {
       expect(phases(reports.cold)).toEqual(["scanning", "lexical", "training", "dense", "done"]);
       expect(phases(reports.noop)).toEqual(["scanning", "lexical", "dense", "done"]);
       for (const list of [reports.cold, reports.noop]) {
+        // Every report says what it counts: a collection never reports verses.
+        expect(list.filter((p) => p.counts === undefined)).toEqual([]);
         const lexical = list.filter((p) => p.phase === "lexical");
         expect(lexical.every((p) => p.counts === "documents" && p.total === 1000)).toBe(true);
         expect(lexical.map((p) => p.done)).toEqual([...lexical.map((p) => p.done)].sort((a, b) => a - b));

@@ -3,12 +3,12 @@ import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { loadUsfxFile, usfxSourceName } from "../adapters/sources/usfx-file.js";
-import { StoreError, type IndexStore, type VerseInsert } from "../adapters/store/store.js";
+import { StoreError, type IndexStore, type SourceRecord, type VerseInsert } from "../adapters/store/store.js";
 import { ANALYZER_VERSION, analyze } from "../core/analysis/index.js";
 import { buildContextWindows } from "../core/corpus/context.js";
 import { UsfxError } from "../core/corpus/usfx.js";
 import type { Embedder } from "../core/embedding/embedder.js";
-import { planSync } from "../core/indexing/sync-plan.js";
+import { planSync, type IndexedVersion } from "../core/indexing/sync-plan.js";
 import { DENSE_DOCUMENT_FORMAT, documentVectorizer, embedInBatches, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
 import { yieldToEventLoop } from "./event-loop.js";
 import { bumpGeneration, withIndexLock } from "./index-lock.js";
@@ -67,6 +67,11 @@ export async function listCorpusFiles(corpusDir: string): Promise<string[]> {
     .sort();
 }
 
+/** A stored source as `planSync` compares it (its file name is its identity). */
+export function indexedVersion(source: SourceRecord): SourceRecord & IndexedVersion {
+  return { ...source, id: source.file, complete: source.status === "complete" };
+}
+
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -123,7 +128,7 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   for (const file of files) hashes.set(usfxSourceName(file), { file, sha256: await sha256File(file) });
 
   const plan = planSync(
-    (await store.listSources()).map((source) => ({ ...source, id: source.file, complete: source.status === "complete" })),
+    (await store.listSources()).map(indexedVersion),
     [...hashes].map(([name, { sha256 }]) => ({ id: name, sha256 })),
     { resume: true },
   );

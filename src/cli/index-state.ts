@@ -1,5 +1,5 @@
 import type { IndexStore } from "../adapters/store/store.js";
-import { sha256File } from "../app/indexer.js";
+import { indexedVersion, sha256File } from "../app/indexer.js";
 import { usfxSourceName } from "../adapters/sources/usfx-file.js";
 import { planSync } from "../core/indexing/sync-plan.js";
 
@@ -13,7 +13,7 @@ export interface CorpusComparison {
 export async function compareWithCorpus(store: IndexStore, corpusFiles: readonly string[]): Promise<CorpusComparison> {
   const offered = await Promise.all(corpusFiles.map(async (file) => ({ id: usfxSourceName(file), sha256: await sha256File(file), file })));
   const plan = planSync(
-    (await store.listSources()).map((source) => ({ id: source.file, sha256: source.sha256, complete: source.status === "complete" })),
+    (await store.listSources()).map(indexedVersion),
     offered,
   );
   const comparison: CorpusComparison = { fresh: [], stale: [], removed: plan.removed };

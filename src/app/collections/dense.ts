@@ -117,9 +117,9 @@ async function updateLsa(store: CollectionIndexStore, options: UpdateDenseOption
       `a coleção "${store.name}" tem ${rows.length} trecho(s); o modelo LSA precisa de pelo menos ${COLLECTION_LSA_MIN_CHUNKS} (busca só léxica)`,
     );
   }
-  options.onProgress?.({ phase: "training", done: 0, total: 1 });
+  options.onProgress?.({ phase: "training", done: 0, total: 1, counts: "chunks" });
   const model = trainCollectionLsa(rows.map((row) => row.terms));
-  options.onProgress?.({ phase: "training", done: 1, total: 1 });
+  options.onProgress?.({ phase: "training", done: 1, total: 1, counts: "chunks" });
   if (!model) {
     return off(`a coleção "${store.name}" não tem vocabulário suficiente para treinar o modelo LSA (busca só léxica)`);
   }

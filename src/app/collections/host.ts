@@ -8,34 +8,17 @@ import type { CollectionIndexStore } from "../../adapters/store/collection-index
 import type { ChatTurn } from "../../core/chat/llm.js";
 import type { DocumentSearch, DocumentSearchOptions, DocumentSearchResponse } from "../../core/documents/search.js";
 import { prepareCollectionAnswer, type PreparedCollectionAnswer } from "./chat.js";
-import type { CollectionDenseKind } from "./dense.js";
 import { loadCollection, type CollectionLoadSettings, type LoadedCollection } from "./load.js";
 
-/** What the service reports of a loaded collection, wherever its search lives. */
-export interface CollectionSummary {
-  name: string;
-  documents: number;
-  chunks: number;
+/** What the service reports of a loaded collection, wherever its search lives: the load without the search, and what the search says of itself. */
+export interface CollectionSummary extends Omit<LoadedCollection, "search"> {
   /** Its lexical silos, sorted. */
   disciplines: string[];
-  /** The dense side it is served with. */
-  dense: CollectionDenseKind;
-  /** Why the collection has no dense side (Portuguese), when it has none. */
-  denseOffReason?: string;
   denseAvailable: boolean;
 }
 
-export function summarizeCollection(loaded: LoadedCollection): CollectionSummary {
-  const summary: CollectionSummary = {
-    name: loaded.name,
-    documents: loaded.documents,
-    chunks: loaded.chunks,
-    disciplines: loaded.search.disciplines(),
-    dense: loaded.dense,
-    denseAvailable: loaded.search.denseAvailable,
-  };
-  if (loaded.denseOffReason !== undefined) summary.denseOffReason = loaded.denseOffReason;
-  return summary;
+function summarizeCollection({ search, ...loaded }: LoadedCollection): CollectionSummary {
+  return { ...loaded, disciplines: search.disciplines(), denseAvailable: search.denseAvailable };
 }
 
 export interface CollectionSearchHost {
@@ -50,17 +33,13 @@ export interface CollectionSearchHost {
   search(name: string, query: string, options: DocumentSearchOptions): Promise<DocumentSearchResponse>;
 }
 
-/** A collection asked of a host that has not loaded it (a bug of the caller: the service loads before it serves). */
-export function notLoaded(name: string): Error {
-  return new Error(`collection "${name}" is not loaded here`);
-}
-
 /** The collections' searches in this thread. */
 export function localCollectionHost(settings: CollectionLoadSettings): CollectionSearchHost {
   const searches = new Map<string, DocumentSearch>();
   const searchOf = (name: string): DocumentSearch => {
     const search = searches.get(name);
-    if (!search) throw notLoaded(name);
+    // A bug of the caller: the service loads a collection before it serves it.
+    if (!search) throw new Error(`collection "${name}" is not loaded here`);
     return search;
   };
   return {

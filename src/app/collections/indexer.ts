@@ -58,7 +58,8 @@ export interface ReloadCollectionOptions {
   signal?: AbortSignal;
   /**
    * How far the reload is, in the Bible indexer's terms: scanning (reading the source), lexical
-   * (documents done / offered), training (LSA), dense (chunks' vectors), done.
+   * (documents done / offered), training (LSA), dense (chunks' vectors), done; every report
+   * says what it counts (documents, then chunks).
    */
   onProgress?: (progress: IndexProgress) => void;
 }
@@ -125,7 +126,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   };
 
   // Read everything before touching the store: a failing source throws here.
-  onProgress?.({ phase: "scanning", done: 0, total: 0 });
+  onProgress?.({ phase: "scanning", done: 0, total: 0, counts: "documents" });
   const skippedIds = new Set<string>();
   const documents = await readSourceDocuments(source, settings, (warning) => {
     if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
