@@ -12,8 +12,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
-import { indexCorpus } from "../src/app/indexer.js";
+import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { indexCorpus } from "../src/app/index/indexer.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const QUESTIONS = [

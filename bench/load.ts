@@ -28,8 +28,8 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
-import { indexCorpus } from "../src/app/indexer.js";
+import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { indexCorpus } from "../src/app/index/indexer.js";
 import { freePort, oneStream, percentile, QUESTIONS, ROOT, rssMb, waitForHealth } from "./chat.js";
 
 /** The bursts in order: the first after the start (cold), then the same again (warm), then 200. */

@@ -3,10 +3,10 @@
  * embedding latency. Run with `npx tsx bench/lsa.ts [dimensions]`.
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { buildContextWindows } from "../src/core/corpus/context.js";
+import { buildContextWindows } from "../src/core/sources/context.js";
 import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import { LsaModel, trainLsa } from "../src/core/embedding/lsa.js";
-import type { LsaOptions, LsaTrainingStats } from "../src/core/embedding/lsa.js";
+import { LsaModel, trainLsa } from "../src/core/index/lsa.js";
+import type { LsaOptions, LsaTrainingStats } from "../src/core/index/lsa.js";
 
 export const CORPUS_PATH = fileURLToPath(new URL("../corpus/por-blivre.usfx.xml", import.meta.url));
 

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { readUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import { parseUsfx } from "../src/core/corpus/usfx.js";
+import { parseUsfx } from "../src/core/sources/usfx.js";
 import type { Verse } from "../src/core/types.js";
 
 const BLIVRE = fileURLToPath(new URL("../corpus/por-blivre.usfx.xml", import.meta.url));

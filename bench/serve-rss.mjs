@@ -12,11 +12,11 @@ import { pathToFileURL } from "node:url";
 
 const root = path.resolve(import.meta.dirname, "..");
 const load = (module) => import(pathToFileURL(path.join(root, "dist", module)).href);
-const { SqliteStore } = await load("adapters/store/sqlite-store.js");
-const { loadEngine } = await load("app/load-engine.js");
-const { loadRetrievalAids } = await load("app/retrieval-aids.js");
+const { SqliteStore } = await load("adapters/index/sqlite-store.js");
+const { loadEngine } = await load("app/retrieval/load-engine.js");
+const { loadRetrievalAids } = await load("app/retrieval/retrieval-aids.js");
 const { readSettings } = await load("config/settings.js");
-const { parseEvalFile } = await load("core/search/eval.js");
+const { parseEvalFile } = await load("core/retrieval/eval.js");
 
 const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const settings = readSettings({ DATA_DIR: process.env.DATA_DIR ?? "./data" });

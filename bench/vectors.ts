@@ -6,8 +6,8 @@
  * depend on the values (the screen's rescoring does, a little: on the real LSA vectors about
  * 140 rows of 31,101 at depth 80).
  */
-import { mulberry32 } from "../src/core/embedding/linalg.js";
-import { VectorIndex } from "../src/core/search/vector-index.js";
+import { mulberry32 } from "../src/core/index/linalg.js";
+import { VectorIndex } from "../src/core/retrieval/vector-index.js";
 
 const ROWS = 31_102;
 const DIMENSIONS = 256;

@@ -1,4 +1,4 @@
--- Tabela de lições lida pela fonte MySQL/MariaDB (src/adapters/documents/mysql-source.ts).
+-- Tabela de lições lida pela fonte MySQL/MariaDB (src/adapters/sources/mysql-source.ts).
 -- Uma linha por lição; o id de cada documento é `db:{discipline}/{slug}`.
 -- Os nomes da tabela e das colunas podem mudar (opções `table` e `columns`), desde que usem só
 -- letras sem acento, números e _. `content` pode conter o bloco de metadados da lição; NULL vale

@@ -19,7 +19,7 @@ import { gzipSync } from "node:zlib";
 import { ANALYZER_VERSION, analyzeWord } from "../src/core/analysis/analyze.js";
 import { cleanLemma, modernizeSpelling } from "../src/core/analysis/lexicon.js";
 import { findProjectRoot } from "../src/project-root.js";
-import { DOMAIN_GROUPS, LEXNAMES } from "../src/core/scope/topics.js";
+import { DOMAIN_GROUPS, LEXNAMES } from "../src/core/retrieval/scope/topics.js";
 
 const root = findProjectRoot(import.meta.url);
 const shared = resolve(process.argv[2] ?? process.env.PASTOR_SHARED_DIR ?? join(root, "..", "shared"));

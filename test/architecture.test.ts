@@ -1,8 +1,11 @@
 /**
  * The dependency rules of docs/ARCHITECTURE.md, read from the real sources: the pure core
- * imports nothing outside src/core but npm packages and node:crypto (no adapter, app, server,
- * CLI or config module, no node:fs, node:path, node:stream, node:zlib or other I/O built-in),
- * and no module imports itself back through others (no import circle).
+ * imports nothing outside src/core but npm packages and node:crypto (no adapter, app, http,
+ * CLI or config module, no node:fs, node:path, node:stream, node:zlib or other I/O built-in);
+ * the pipeline's stage folders (sources → index → retrieval → grounding → chat, on the
+ * analysis and the two domain models, then http and the CLI) import only their own stage and
+ * earlier ones, in every layer; and no module imports itself back through others (no import
+ * circle).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -46,8 +49,8 @@ const graph = new Map<string, string[]>(
 describe("the dependency rules", () => {
   it("reads the real import graph (sanity: it knows the modules and their edges)", () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get("app/chat.ts")).toContain("app/grounded-answer.ts");
-    expect(graph.get("server/app.ts")).toContain("app/chat.ts");
+    expect(graph.get("app/chat/bible-chat.ts")).toContain("app/chat/grounded-answer.ts");
+    expect(graph.get("http/app.ts")).toContain("app/chat/bible-chat.ts");
   });
 
   it("keeps the core pure: no module outside core, no I/O module (the file readers live in adapters/sources)", () => {
@@ -63,6 +66,40 @@ describe("the dependency rules", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("follows the pipeline: every stage folder imports only its own stage and earlier ones, whatever the layer", () => {
+    // core/<stage>, adapters/<stage> and app/<stage> share the stage names; http and cli come last.
+    // The app's root modules (runtime, start-worker, the two services) wire across stages and are not staged.
+    const order = new Map<string, number>([
+      ["analysis", 0],
+      ["bible", 1],
+      ["documents", 1],
+      ["sources", 2],
+      ["index", 3],
+      ["retrieval", 4],
+      ["grounding", 5],
+      ["chat", 6],
+      ["http", 7],
+      ["cli", 7],
+    ]);
+    const stageOf = (module: string): string | undefined => {
+      const parts = module.split("/");
+      if (["core", "adapters", "app"].includes(parts[0]!)) return parts.length > 2 ? parts[1] : undefined;
+      return parts.length > 1 && order.has(parts[0]!) ? parts[0] : undefined;
+    };
+    const staged = [...graph.keys()].filter((module) => stageOf(module) !== undefined);
+    // Sanity: every folder of core, adapters and app is a known stage, and each stage holds modules.
+    expect([...new Set(staged.map(stageOf))].filter((stage) => !order.has(stage!))).toEqual([]);
+    expect(new Set(staged.map(stageOf)).size).toBe(order.size);
+    const backwards: string[] = [];
+    for (const module of staged) {
+      for (const target of graph.get(module)!) {
+        const to = stageOf(target);
+        if (to !== undefined && order.get(to)! > order.get(stageOf(module)!)!) backwards.push(`${module} → ${target}`);
+      }
+    }
+    expect(backwards).toEqual([]);
   });
 
   it("has no import circle", () => {

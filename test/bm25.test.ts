@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Bm25Index } from "../src/core/search/bm25.js";
-import { TermDictionary } from "../src/core/search/term-dictionary.js";
+import { Bm25Index } from "../src/core/retrieval/bm25.js";
+import { TermDictionary } from "../src/core/retrieval/term-dictionary.js";
 
 /** The scoring as written before the flat index: every hit scored, sorted, cut. */
 function reference(documents: string[][], query: { term: string; weight: number }[], limit: number) {

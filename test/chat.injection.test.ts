@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexCorpus } from "../src/app/indexer.js";
+import { indexCorpus } from "../src/app/index/indexer.js";
 import { SYSTEM_PROMPT } from "../src/core/grounding/prompt.js";
 import { parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
 import { openTestStore } from "./support/store.js";

@@ -3,7 +3,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildContextWindows, type VerseWithContext } from "../src/core/corpus/context.js";
+import { buildContextWindows, type VerseWithContext } from "../src/core/sources/context.js";
 import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import type { Verse } from "../src/core/types.js";
 

@@ -12,7 +12,7 @@ import {
 } from "../src/core/bible/cross-references.js";
 import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../src/adapters/sources/cross-references-file.js";
 import { OSIS_BOOKS, USFX_BOOKS, bookIndexOf, osisToUsfx, usfxToOsis } from "../src/core/bible/osis.js";
-import { CANON_BOOK_CODES } from "../src/core/corpus/canon.js";
+import { CANON_BOOK_CODES } from "../src/core/sources/canon.js";
 
 /** Rows copied verbatim from OpenBible.info's cross_references.txt (2026-03-02). */
 const OSIS_SAMPLE = [

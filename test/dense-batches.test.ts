@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { embedInBatches, vectorMatrix } from "../src/app/dense.js";
-import { startPoller } from "../src/app/poller.js";
+import { embedInBatches, vectorMatrix } from "../src/app/index/dense.js";
+import { startPoller } from "../src/app/index/poller.js";
 
 const rows = Array.from({ length: 7 }, (_, i) => ({ id: 10 + i }));
 

@@ -14,7 +14,7 @@ import {
   buildDocumentUserMessage,
   formatDocumentQuestionMessage,
 } from "../src/core/grounding/document-prompt.js";
-import { type ChatMessage, buildChatPrompt } from "../src/core/grounding/prompt.js";
+import { type ChatTurn, buildChatPrompt } from "../src/core/grounding/prompt.js";
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -244,7 +244,7 @@ describe("document prompt", () => {
   });
 
   it("normalises the history exactly as the Bible prompt does", () => {
-    const history: ChatMessage[] = [
+    const history: ChatTurn[] = [
       { role: "assistant", content: "Olá! (antes do usuário)" },
       { role: "user", content: "  Primeira pergunta  " },
       { role: "user", content: "" },

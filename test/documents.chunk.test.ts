@@ -10,9 +10,9 @@ import {
   chunkDocument,
   isOversized,
   type ChunkInput,
-} from "../src/core/documents/chunker.js";
+} from "../src/core/sources/chunker.js";
 import { documentKey, formatDocumentCitation } from "../src/core/documents/citation.js";
-import { splitMetaBlock } from "../src/core/documents/meta-block.js";
+import { splitMetaBlock } from "../src/core/sources/meta-block.js";
 import type { DocumentChunk, DocumentPage } from "../src/core/documents/types.js";
 
 const HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DocumentReadError, type DocumentWarning } from "../src/adapters/documents/errors.js";
-import { hashBytes, readCollectionFolder, slugify } from "../src/adapters/documents/folder.js";
-import { normalizePageText, readPdf } from "../src/adapters/documents/pdf.js";
+import { DocumentReadError, type DocumentWarning } from "../src/adapters/sources/document-errors.js";
+import { hashBytes, readCollectionFolder, slugify } from "../src/adapters/sources/folder.js";
+import { normalizePageText, readPdf } from "../src/adapters/sources/pdf.js";
 import type { RawDocument } from "../src/core/documents/types.js";
 
 const HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";

@@ -3,7 +3,7 @@
  * unparseable blocks.
  */
 import { describe, expect, it } from "vitest";
-import { splitMetaBlock } from "../src/core/documents/meta-block.js";
+import { splitMetaBlock } from "../src/core/sources/meta-block.js";
 
 const HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";
 const END = "====== FIM DOS METADADOS ======";

@@ -9,7 +9,7 @@ import {
   readMysqlLessons,
   type MysqlSourceOptions,
   type MysqlSourceWarning,
-} from "../src/adapters/documents/mysql-source.js";
+} from "../src/adapters/sources/mysql-source.js";
 import { findProjectRoot } from "../src/project-root.js";
 import { startMariaDb, type TestMariaDb } from "./support/mariadb.js";
 import { freePort } from "./support/net.js";

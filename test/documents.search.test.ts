@@ -5,17 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyze } from "../src/core/analysis/index.js";
-import type { EmbedKind, Embedder } from "../src/core/embedding/embedder.js";
-import { chunkDocument, type ChunkOptions } from "../src/core/documents/chunker.js";
+import type { EmbedKind, Embedder } from "../src/core/index/embedder.js";
+import { chunkDocument, type ChunkOptions } from "../src/core/sources/chunker.js";
 import { formatDocumentCitation } from "../src/core/documents/citation.js";
-import { splitMetaBlock } from "../src/core/documents/meta-block.js";
+import { splitMetaBlock } from "../src/core/sources/meta-block.js";
 import {
   DEFAULT_DOCUMENT_SEARCH_SETTINGS,
   DocumentSearch,
   type DocumentSearchSettings,
-} from "../src/core/documents/search.js";
+} from "../src/core/retrieval/document-search.js";
 import type { IndexedChunk } from "../src/core/documents/types.js";
-import { Bm25Index } from "../src/core/search/bm25.js";
+import { Bm25Index } from "../src/core/retrieval/bm25.js";
 
 const COLLECTION = "curso";
 const HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";

@@ -6,8 +6,8 @@ import {
   createTransformersEmbedder,
   EmbedderLoadError,
   type TransformersEmbedderOptions,
-} from "../src/adapters/embedders/transformers.js";
-import type { Embedder } from "../src/core/embedding/embedder.js";
+} from "../src/adapters/index/transformers-embedder.js";
+import type { Embedder } from "../src/core/index/embedder.js";
 import { createTinyModel, type TinyModel } from "./support/tiny-model.js";
 
 // No test may reach the network: every fetch (transformers.js downloads through the global

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyKeywordOnlyQuota, fuseHybrid } from "../src/core/search/fusion.js";
-import { reciprocalRankFusion } from "../src/core/search/rrf.js";
+import { applyKeywordOnlyQuota, fuseHybrid } from "../src/core/retrieval/fusion.js";
+import { reciprocalRankFusion } from "../src/core/retrieval/rrf.js";
 
 interface Hit {
   ref: string;

@@ -1,8 +1,8 @@
 import { copyFileSync, rmSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { IndexStore } from "../src/adapters/store/store.js";
-import { indexCorpus, type IndexOptions } from "../src/app/indexer.js";
+import type { IndexStore } from "../src/adapters/index/store.js";
+import { indexCorpus, type IndexOptions } from "../src/app/index/indexer.js";
 import { ANALYZER_VERSION } from "../src/core/analysis/index.js";
 import { openTestStore } from "./support/store.js";
 import { makeUsfx, tempDir, writeFile } from "./support/usfx.js";

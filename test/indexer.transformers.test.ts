@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../src/adapters/store/sqlite-store.js";
-import { vectorKey } from "../src/app/dense.js";
-import { indexCorpus } from "../src/app/indexer.js";
-import { loadEngine } from "../src/app/load-engine.js";
+import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { vectorKey } from "../src/app/index/dense.js";
+import { indexCorpus } from "../src/app/index/indexer.js";
+import { loadEngine } from "../src/app/retrieval/load-engine.js";
 import { readSettings } from "../src/config/settings.js";
 import { createTinyModel, type TinyModel } from "./support/tiny-model.js";
 import { makeUsfx, tempDir, writeFile } from "./support/usfx.js";

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { analyze } from "../src/core/analysis/analyze.js";
 import { loadCrossReferences } from "../src/adapters/sources/cross-references-file.js";
 import { parseCrossReferences } from "../src/core/bible/cross-references.js";
-import { buildContextWindows } from "../src/core/corpus/context.js";
+import { buildContextWindows } from "../src/core/sources/context.js";
 import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import { LsaModel, trainLsaFromBags, type TermBag } from "../src/core/embedding/lsa.js";
+import { LsaModel, trainLsaFromBags, type TermBag } from "../src/core/index/lsa.js";
 import {
   LINKED_DOCUMENT_WEIGHTS,
   collectVerseLinks,
@@ -13,7 +13,7 @@ import {
   linkNeighbours,
   trainingBags,
   type VerseLink,
-} from "../src/core/embedding/linked-documents.js";
+} from "../src/core/index/linked-documents.js";
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;

@@ -8,8 +8,8 @@ import {
   createProvider,
   providerConfigFromEnv,
   type ProviderConfig,
-} from "../src/adapters/llm/providers.js";
-import { STUB_NOTHING_FOUND, composeStubAnswer, createStubProvider } from "../src/adapters/llm/stub.js";
+} from "../src/adapters/chat/providers.js";
+import { STUB_NOTHING_FOUND, composeStubAnswer, createStubProvider } from "../src/adapters/chat/stub.js";
 import {
   LLM_ERROR_MESSAGES,
   LLM_STREAM_INTERRUPTED_MESSAGE,

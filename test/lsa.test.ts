@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildContextWindows } from "../src/core/corpus/context.js";
+import { buildContextWindows } from "../src/core/sources/context.js";
 import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import { SeededRandom, orthonormalizeColumns, randomizedSvd, symmetricEigen } from "../src/core/embedding/linalg.js";
-import type { CsrMatrix } from "../src/core/embedding/linalg.js";
-import { LsaModel, createLsaEmbedder, deserializeLsa, trainLsa } from "../src/core/embedding/lsa.js";
+import { SeededRandom, orthonormalizeColumns, randomizedSvd, symmetricEigen } from "../src/core/index/linalg.js";
+import type { CsrMatrix } from "../src/core/index/linalg.js";
+import { LsaModel, createLsaEmbedder, deserializeLsa, trainLsa } from "../src/core/index/lsa.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -7,7 +7,7 @@ import {
   NO_EVIDENCE_MESSAGE,
   OFF_TOPIC_GUIDANCE,
   SYSTEM_PROMPT,
-  type ChatMessage,
+  type ChatTurn,
   buildChatPrompt,
   escapeText,
   truncateText,
@@ -49,7 +49,7 @@ const INJECTED: Passage = {
 };
 
 /** The last message's content. */
-function lastContent(messages: ChatMessage[]): string {
+function lastContent(messages: ChatTurn[]): string {
   return messages[messages.length - 1]!.content;
 }
 
@@ -189,7 +189,7 @@ describe("buildChatPrompt: the passages as data", () => {
 
 describe("buildChatPrompt: history", () => {
   it("puts earlier turns first, in order, as plain messages", () => {
-    const history: ChatMessage[] = [
+    const history: ChatTurn[] = [
       { role: "user", content: "Quem foi Davi?" },
       { role: "assistant", content: "Davi foi rei de Israel (1 Samuel 16:13)." },
       { role: "user", content: "E Salomão?" },
@@ -224,7 +224,7 @@ describe("buildChatPrompt: history", () => {
   });
 
   it("keeps at most the last exchanges and makes the turns alternate, user first", () => {
-    const many: ChatMessage[] = [];
+    const many: ChatTurn[] = [];
     for (let i = 0; i < 30; i++) many.push({ role: i % 2 === 0 ? "user" : "assistant", content: `m${i}` });
     const prompt = buildChatPrompt({ question: "Fim?", passages: [], history: many });
     expect(prompt.messages).toHaveLength(HISTORY_MAX_MESSAGES + 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { frameWordsOf, withoutFrameWords } from "../src/core/search/query-frame.js";
-import { lsaTerms } from "../src/core/embedding/lsa.js";
+import { frameWordsOf, withoutFrameWords } from "../src/core/retrieval/query-frame.js";
+import { lsaTerms } from "../src/core/index/lsa.js";
 import { analyze } from "../src/core/analysis/index.js";
 
 describe("question frames", () => {

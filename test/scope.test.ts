@@ -1,15 +1,15 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OFF_TOPIC_EXAMPLES, WORLDLY_PASTORAL_EXAMPLES } from "./support/scope-questions.js";
-import { loadScopeResources } from "../src/app/scope.js";
-import { CollectionService } from "../src/app/collections/service.js";
+import { loadScopeResources } from "../src/app/retrieval/scope.js";
+import { CollectionService } from "../src/app/collection-service.js";
 import { readSettings } from "../src/config/settings.js";
 import { tempDir } from "./support/usfx.js";
 import { analyzeTokens } from "../src/core/analysis/index.js";
-import { contentTokens, CUE_PREFIX, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES } from "../src/core/scope/features.js";
-import { decideScope, faithWordsOf, type ScopeModel } from "../src/core/scope/gate.js";
-import { fitLogistic, predict } from "../src/core/scope/logistic.js";
-import { parseTopicRows, TopicLexicon } from "../src/core/scope/topics.js";
+import { contentTokens, CUE_PREFIX, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES } from "../src/core/retrieval/scope/features.js";
+import { decideScope, faithWordsOf, type ScopeModel } from "../src/core/retrieval/scope/gate.js";
+import { fitLogistic, predict } from "../src/core/retrieval/scope/logistic.js";
+import { parseTopicRows, TopicLexicon } from "../src/core/retrieval/scope/topics.js";
 import { openBibleEngine, ROOT } from "./support/bible-index.js";
 
 let loaded: Awaited<ReturnType<typeof openBibleEngine>>;

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyze } from "../src/core/analysis/index.js";
-import { parseEvalFile } from "../src/core/search/eval.js";
-import { SearchEngine, type EngineVerse, type SearchResponse } from "../src/core/search/engine.js";
+import { parseEvalFile } from "../src/core/retrieval/eval.js";
+import { SearchEngine, type EngineVerse, type SearchResponse } from "../src/core/retrieval/engine.js";
 import { openBibleEngine, ROOT } from "./support/bible-index.js";
 
 let loaded: Awaited<ReturnType<typeof openBibleEngine>>;

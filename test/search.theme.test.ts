@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SearchResponse } from "../src/core/search/engine.js";
-import { derivationalRoot } from "../src/core/search/engine.js";
-import { isSituation, themeOf } from "../src/core/search/query-frame.js";
+import type { SearchResponse } from "../src/core/retrieval/engine.js";
+import { derivationalRoot } from "../src/core/retrieval/engine.js";
+import { isSituation, themeOf } from "../src/core/retrieval/query-frame.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
 describe("topical frames", () => {

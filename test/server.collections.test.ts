@@ -2,8 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CollectionService, type CollectionStatus } from "../src/app/collections/service.js";
-import type { IndexProgress } from "../src/app/indexer.js";
+import { CollectionService, type CollectionStatus } from "../src/app/collection-service.js";
+import type { IndexProgress } from "../src/app/index/indexer.js";
 import { readSettings } from "../src/config/settings.js";
 import { findProjectRoot } from "../src/project-root.js";
 import { freePort } from "./support/net.js";
@@ -151,7 +151,7 @@ describe("collections over the API", () => {
 
 describe("a collection whose source is down", () => {
   it("fails the reload with the source's code, reports it in the status, and names no password", async () => {
-    const { CollectionService, CollectionReloadError } = await import("../src/app/collections/service.js");
+    const { CollectionService, CollectionReloadError } = await import("../src/app/collection-service.js");
     const { readSettings } = await import("../src/config/settings.js");
     const port = await freePort(); // nobody listens there
     const settings = readSettings({
@@ -177,7 +177,7 @@ describe("a collection whose source is down", () => {
 
 describe("a collection whose index file cannot be read at boot", () => {
   it("is logged and left out while the others are served; a reload after the file is fixed brings it back", async () => {
-    const { CollectionService } = await import("../src/app/collections/service.js");
+    const { CollectionService } = await import("../src/app/collection-service.js");
     const { readSettings } = await import("../src/config/settings.js");
     const collectionsDir = tempDir("pastor-bad-index-src-");
     for (const name of ["boa", "ruim"]) {

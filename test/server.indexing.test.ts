@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createStubProvider } from "../src/adapters/llm/stub.js";
+import { createStubProvider } from "../src/adapters/chat/stub.js";
 import { ROOT } from "./support/bible-index.js";
 import { parseSse, postChat, startTestServer, type TestServer } from "./support/server.js";
 import { SLOWER } from "./support/store.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BusyError, ConcurrencyGate, RateLimiter } from "../src/server/limits.js";
-import { estimatePromptTokens, fitPrompt } from "../src/server/prompt-budget.js";
-import { Metrics } from "../src/server/metrics.js";
+import { BusyError, ConcurrencyGate, RateLimiter } from "../src/http/limits.js";
+import { estimatePromptTokens, fitPrompt } from "../src/http/prompt-budget.js";
+import { Metrics } from "../src/http/metrics.js";
 
 describe("RateLimiter", () => {
   it("allows perMinute at once, then one more each 60/perMinute seconds, per key", () => {

@@ -7,8 +7,8 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OFF_TOPIC_EXAMPLES, WORLDLY_PASTORAL_EXAMPLES } from "./support/scope-questions.js";
-import { createStubProvider } from "../src/adapters/llm/stub.js";
-import { createProvider, providerConfigFromEnv } from "../src/adapters/llm/providers.js";
+import { createStubProvider } from "../src/adapters/chat/stub.js";
+import { createProvider, providerConfigFromEnv } from "../src/adapters/chat/providers.js";
 import { documentOutOfScopeMessage } from "../src/core/grounding/document-prompt.js";
 import { OUT_OF_SCOPE_MESSAGE } from "../src/core/grounding/prompt.js";
 import { tempDir } from "./support/usfx.js";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSettings } from "../src/config/settings.js";
-import { localCitationCheck } from "../src/app/answer-engine.js";
-import { CollectionService } from "../src/app/collections/service.js";
-import { DEFAULT_POOL_SCHEDULE, SearchPool, type PoolSchedule } from "../src/app/search-pool.js";
-import { silentLogger } from "../src/server/logger.js";
-import { startServer, type RunningServer } from "../src/server/main.js";
+import { localCitationCheck } from "../src/app/grounding/answer-engine.js";
+import { CollectionService } from "../src/app/collection-service.js";
+import { DEFAULT_POOL_SCHEDULE, SearchPool, type PoolSchedule } from "../src/app/grounding/search-pool.js";
+import { silentLogger } from "../src/http/logger.js";
+import { startServer, type RunningServer } from "../src/http/main.js";
 import { realBibleIndex } from "./support/bible-index.js";
 import { parseSse, postChat } from "./support/server.js";
 import { storeEnvFor } from "./support/store.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStubProvider } from "../src/adapters/llm/stub.js";
+import { createStubProvider } from "../src/adapters/chat/stub.js";
 import { LlmError } from "../src/core/chat/llm.js";
 import { NO_EVIDENCE_MESSAGE } from "../src/core/grounding/prompt.js";
 import { realBibleIndex } from "./support/bible-index.js";

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CollectionStore } from "../src/adapters/store/collection-store.js";
+import { CollectionStore } from "../src/adapters/index/collection-store.js";
 import { ROOT } from "./support/bible-index.js";
 import { tempDir } from "./support/usfx.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planSync, type IndexedVersion } from "../src/core/indexing/sync-plan.js";
+import { planSync, type IndexedVersion } from "../src/core/index/sync-plan.js";
 
 /** The one diff by SHA-256 of every index run (the Bible's files, a collection's documents, the CLI's freshness check). */
 describe("planSync", () => {

@@ -11,9 +11,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CANON_BOOK_CODES } from "../src/core/corpus/canon.js";
+import { CANON_BOOK_CODES } from "../src/core/sources/canon.js";
 import { readUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import type { UsfxBookInfo } from "../src/core/corpus/usfx.js";
+import type { UsfxBookInfo } from "../src/core/sources/usfx.js";
 import type { Verse } from "../src/core/types.js";
 
 const FILE = fileURLToPath(new URL("../corpus/por-blivre.usfx.xml", import.meta.url));

@@ -31,9 +31,9 @@ import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isCanonical } from "../src/core/corpus/canon.js";
+import { isCanonical } from "../src/core/sources/canon.js";
 import { readUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import type { UsfxBookInfo } from "../src/core/corpus/usfx.js";
+import type { UsfxBookInfo } from "../src/core/sources/usfx.js";
 import type { Verse } from "../src/core/types.js";
 
 interface Loaded {

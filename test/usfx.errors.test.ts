@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadUsfxFile, readUsfxFile } from "../src/adapters/sources/usfx-file.js";
-import { parseUsfx, UsfxError, type UsfxErrorCode } from "../src/core/corpus/usfx.js";
+import { parseUsfx, UsfxError, type UsfxErrorCode } from "../src/core/sources/usfx.js";
 import type { Verse } from "../src/core/types.js";
 
 let dir = "";

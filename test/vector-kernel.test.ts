@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileKernel, kernelSources, moduleFileOf } from "../scripts/build-wasm.js";
-import { createDotKernel } from "../src/core/search/dot-kernel.js";
-import { VectorIndex } from "../src/core/search/vector-index.js";
-import { mulberry32 } from "../src/core/embedding/linalg.js";
+import { createDotKernel } from "../src/core/retrieval/dot-kernel.js";
+import { VectorIndex } from "../src/core/retrieval/vector-index.js";
+import { mulberry32 } from "../src/core/index/linalg.js";
 
 function randomMatrix(rows: number, dims: number, seed: number): Float32Array {
   const random = mulberry32(seed);

@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { analyzeWord, foldAccents, splitWords } from "../../src/core/analysis/index.js";
-import { parseTopicRows } from "../../src/core/scope/topics.js";
+import { parseTopicRows } from "../../src/core/retrieval/scope/topics.js";
 import { loadUsfxFile } from "../../src/adapters/sources/usfx-file.js";
 import { findProjectRoot } from "../../src/project-root.js";
 

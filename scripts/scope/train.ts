@@ -13,12 +13,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadEngine } from "../../src/app/load-engine.js";
-import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
+import { loadEngine } from "../../src/app/retrieval/load-engine.js";
+import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { loadSettings, openStore } from "../../src/app/runtime.js";
-import { CUE_PREFIX, FEATURE_NAMES } from "../../src/core/scope/features.js";
-import { scopeEvidence } from "../../src/core/scope/gate.js";
-import { fitLogistic, predict } from "../../src/core/scope/logistic.js";
+import { CUE_PREFIX, FEATURE_NAMES } from "../../src/core/retrieval/scope/features.js";
+import { scopeEvidence } from "../../src/core/retrieval/scope/gate.js";
+import { fitLogistic, predict } from "../../src/core/retrieval/scope/logistic.js";
 import { findProjectRoot } from "../../src/project-root.js";
 
 const MAX_FALSE_REFUSAL_RATE = 0.005;

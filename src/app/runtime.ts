@@ -1,7 +1,7 @@
 import { config as loadDotenv } from "dotenv";
 import path from "node:path";
-import { openIndexStore, type StoreConfig } from "../adapters/store/open.js";
-import type { IndexStore } from "../adapters/store/store.js";
+import { openIndexStore, type StoreConfig } from "../adapters/index/open.js";
+import type { IndexStore } from "../adapters/index/store.js";
 import { readSettings, type Settings } from "../config/settings.js";
 
 

@@ -1,15 +1,15 @@
 import path from "node:path";
 import type { Worker } from "node:worker_threads";
-import { GENERATION_KEY, StoreError, type IndexStore, type SourceRecord, type StoreKind } from "../adapters/store/store.js";
+import { GENERATION_KEY, StoreError, type IndexStore, type SourceRecord, type StoreKind } from "../adapters/index/store.js";
 import type { Settings } from "../config/settings.js";
-import type { SearchEngine } from "../core/search/engine.js";
-import type { IndexProgress, IndexSummary } from "./indexer.js";
-import type { IndexJob, WorkerMessage } from "./index-worker.js";
-import { localAnswerEngine, type AnswerEngine } from "./answer-engine.js";
-import { loadEngine } from "./load-engine.js";
-import { startPoller, type Poller } from "./poller.js";
-import type { PoolStatus, SearchPool } from "./search-pool.js";
-import type { RetrievalAids } from "./retrieval-aids.js";
+import type { SearchEngine } from "../core/retrieval/engine.js";
+import type { IndexProgress, IndexSummary } from "./index/indexer.js";
+import type { IndexJob, WorkerMessage } from "./index/index-worker.js";
+import { localAnswerEngine, type AnswerEngine } from "./grounding/answer-engine.js";
+import { loadEngine } from "./retrieval/load-engine.js";
+import { startPoller, type Poller } from "./index/poller.js";
+import type { PoolStatus, SearchPool } from "./grounding/search-pool.js";
+import type { RetrievalAids } from "./retrieval/retrieval-aids.js";
 import { storeConfig } from "./runtime.js";
 import { startAppWorker } from "./start-worker.js";
 
@@ -47,7 +47,7 @@ const STORE_MESSAGES: Record<StoreProblem["code"], string> = {
 };
 
 function startIndexWorker(job: IndexJob): Worker {
-  return startAppWorker("index-worker", { workerData: job, stderr: true });
+  return startAppWorker("index/index-worker", { workerData: job, stderr: true });
 }
 
 export class ReindexConflictError extends Error {

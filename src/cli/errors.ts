@@ -1,7 +1,7 @@
 import { CommanderError } from "commander";
-import { CollectionNotFoundError } from "../app/collections/service.js";
+import { CollectionNotFoundError } from "../app/collection-service.js";
 import { SettingsError } from "../config/settings.js";
-import { EvalFileError } from "../core/search/eval.js";
+import { EvalFileError } from "../core/retrieval/eval.js";
 
 /** Exit codes a script can rely on. */
 export const EXIT_OK = 0;

@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { listCorpusFiles } from "../app/indexer.js";
+import { listCorpusFiles } from "../app/index/indexer.js";
 import { SettingsError } from "../config/settings.js";
 
 /**

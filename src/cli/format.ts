@@ -1,8 +1,8 @@
-import type { CollectionReloadSummary } from "../app/collections/indexer.js";
-import type { DocumentSearchResponse } from "../core/documents/search.js";
-import type { ScopeDecision } from "../core/scope/gate.js";
-import type { SearchResponse } from "../core/search/engine.js";
-import type { EvalReport } from "../core/search/eval.js";
+import type { CollectionReloadSummary } from "../app/index/collection-indexer.js";
+import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
+import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
+import type { SearchResponse } from "../core/retrieval/engine.js";
+import type { EvalReport } from "../core/retrieval/eval.js";
 
 export function printSearchResults(response: SearchResponse): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);

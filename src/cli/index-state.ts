@@ -1,7 +1,7 @@
-import type { IndexStore } from "../adapters/store/store.js";
-import { indexedVersion, sha256File } from "../app/indexer.js";
+import type { IndexStore } from "../adapters/index/store.js";
+import { indexedVersion, sha256File } from "../app/index/indexer.js";
 import { usfxSourceName } from "../adapters/sources/usfx-file.js";
-import { planSync } from "../core/indexing/sync-plan.js";
+import { planSync } from "../core/index/sync-plan.js";
 
 /** The corpus files against the stored index: which are indexed as they are now, which are behind (and why), which left. */
 export interface CorpusComparison {

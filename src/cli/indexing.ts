@@ -1,7 +1,7 @@
 import path from "node:path";
-import type { IndexStore } from "../adapters/store/store.js";
-import { parseDenseChoice } from "../app/dense.js";
-import { indexCorpus, type IndexSummary } from "../app/indexer.js";
+import type { IndexStore } from "../adapters/index/store.js";
+import { parseDenseChoice } from "../app/index/dense.js";
+import { indexCorpus, type IndexSummary } from "../app/index/indexer.js";
 import type { Settings } from "../config/settings.js";
 import { InputError } from "./errors.js";
 import { requireCorpusFiles } from "./folders.js";

@@ -1,16 +1,16 @@
 import { Command, InvalidArgumentError } from "commander";
 import { readFile } from "node:fs/promises";
-import { loadEngine } from "../app/load-engine.js";
+import { loadEngine } from "../app/retrieval/load-engine.js";
 import { loadSettings } from "../app/runtime.js";
-import { loadRetrievalAids } from "../app/retrieval-aids.js";
+import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
-import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/search/eval.js";
-import type { SearchEngine, SearchMode, SearchResponse } from "../core/search/engine.js";
+import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrieval/eval.js";
+import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { printCompareTable, printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
-import { CollectionService } from "../app/collections/service.js";
-import type { DocumentSearchResponse } from "../core/documents/search.js";
+import { CollectionService } from "../app/collection-service.js";
+import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
 import { EXIT_INPUT_FAILED, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
 import { requireWritableDataDir } from "./folders.js";
@@ -46,7 +46,7 @@ withExamples(
 ).action(async () => {
   const settings = loadSettings();
   requireWritableDataDir(settings.DATA_DIR);
-  const { startServer } = await import("../server/main.js");
+  const { startServer } = await import("../http/main.js");
   const server = await startServer(settings).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new SettingsError("PORT", `= ${settings.PORT}: a porta já está em uso por outro programa; escolha outra, por exemplo PORT=8081 npm start`);

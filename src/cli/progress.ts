@@ -1,5 +1,5 @@
 import cliProgress from "cli-progress";
-import type { IndexProgress } from "../app/indexer.js";
+import type { IndexProgress } from "../app/index/indexer.js";
 
 const PHASE_LABEL: Record<IndexProgress["phase"], string> = {
   scanning: "Lendo o corpus",

@@ -1,4 +1,4 @@
-import type { IndexStore } from "../adapters/store/store.js";
+import type { IndexStore } from "../adapters/index/store.js";
 import { openStore } from "../app/runtime.js";
 import type { Settings } from "../config/settings.js";
 import { requireWritableDataDir } from "./folders.js";

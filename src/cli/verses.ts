@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { IndexStore } from "../adapters/store/store.js";
-import { PRIMARY_SOURCE } from "../app/load-engine.js";
+import type { IndexStore } from "../adapters/index/store.js";
+import { PRIMARY_SOURCE } from "../app/retrieval/load-engine.js";
 import { storeConfig } from "../app/runtime.js";
 import type { Settings } from "../config/settings.js";
 import { bookByCode } from "../core/bible/books.js";

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { MAX_CONTENT_CHARS } from "../core/documents/chunker.js";
+import { MAX_CONTENT_CHARS } from "../core/sources/chunker.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 
 /**

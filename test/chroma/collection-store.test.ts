@@ -1,13 +1,13 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import type { CollectionIndexStore } from "../../src/adapters/store/collection-index.js";
-import { CollectionStore } from "../../src/adapters/store/collection-store.js";
-import { loadChromaModule } from "../../src/adapters/store/chroma-client.js";
-import { ChromaStore } from "../../src/adapters/store/chroma-store.js";
-import { reloadCollection } from "../../src/app/collections/indexer.js";
-import { loadCollection } from "../../src/app/collections/load.js";
-import type { CollectionSource } from "../../src/app/collections/sources.js";
+import type { CollectionIndexStore } from "../../src/adapters/index/collection-index.js";
+import { CollectionStore } from "../../src/adapters/index/collection-store.js";
+import { loadChromaModule } from "../../src/adapters/index/chroma-client.js";
+import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { reloadCollection } from "../../src/app/index/collection-indexer.js";
+import { loadCollection } from "../../src/app/retrieval/collection-load.js";
+import type { CollectionSource } from "../../src/app/index/collection-sources.js";
 import { readSettings } from "../../src/config/settings.js";
 import { generatedLesson, LESSON_QUERIES, writeGeneratedLessons } from "../support/lessons.js";
 import { freshChromaPrefix } from "../support/store.js";
@@ -129,7 +129,7 @@ describe("ChromaCollectionStore", () => {
 
 describe("a data directory indexed before VECTOR_STORE=chroma", () => {
   it("says the collection is not in the shared store yet (never a silent empty index), until it is reloaded there", async () => {
-    const { CollectionService } = await import("../../src/app/collections/service.js");
+    const { CollectionService } = await import("../../src/app/collection-service.js");
     const folder = tempDir("pastor-colstore-migrate-src-");
     const dataDir = tempDir("pastor-colstore-migrate-data-");
     dirs.push(folder, dataDir);
@@ -160,7 +160,7 @@ describe("a data directory indexed before VECTOR_STORE=chroma", () => {
 
 describe("two replicas reloading one collection", () => {
   it("lets one write at a time: the other is refused with index_locked naming the holder, and nothing is marked broken", async () => {
-    const { CollectionService, CollectionReloadError } = await import("../../src/app/collections/service.js");
+    const { CollectionService, CollectionReloadError } = await import("../../src/app/collection-service.js");
     const folder = tempDir("pastor-colstore-lock-src-");
     dirs.push(folder);
     await writeGeneratedLessons(path.join(folder, "aulas"), 2, 120);

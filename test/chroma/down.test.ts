@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStubProvider } from "../../src/adapters/llm/stub.js";
-import { ChromaStore } from "../../src/adapters/store/chroma-store.js";
-import { indexCorpus } from "../../src/app/indexer.js";
+import { createStubProvider } from "../../src/adapters/chat/stub.js";
+import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { indexCorpus } from "../../src/app/index/indexer.js";
 import { startChromaServer, type ChromaServer } from "../support/chroma.js";
 import { parseSse, postChat, startTestServer, type TestServer } from "../support/server.js";
 import { freshChromaPrefix } from "../support/store.js";

@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/adapters/store/sqlite-store.js";
-import { loadEngine } from "../../src/app/load-engine.js";
-import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
+import { SqliteStore } from "../../src/adapters/index/sqlite-store.js";
+import { loadEngine } from "../../src/app/retrieval/load-engine.js";
+import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
-import type { SearchEngine, SearchMode } from "../../src/core/search/engine.js";
-import { parseEvalFile } from "../../src/core/search/eval.js";
+import type { SearchEngine, SearchMode } from "../../src/core/retrieval/engine.js";
+import { parseEvalFile } from "../../src/core/retrieval/eval.js";
 import { buildSqliteBibleIndex, openBibleEngine, ROOT } from "../support/bible-index.js";
 
 /**

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { inject } from "vitest";
-import { SqliteStore } from "../../src/adapters/store/sqlite-store.js";
-import { indexCorpus } from "../../src/app/indexer.js";
-import { loadEngine, type LoadedEngine } from "../../src/app/load-engine.js";
-import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
+import { SqliteStore } from "../../src/adapters/index/sqlite-store.js";
+import { indexCorpus } from "../../src/app/index/indexer.js";
+import { loadEngine, type LoadedEngine } from "../../src/app/retrieval/load-engine.js";
+import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
-import type { SearchSettings } from "../../src/core/search/engine.js";
+import type { SearchSettings } from "../../src/core/retrieval/engine.js";
 import { openTestStore, STORE, storeEnvFor } from "./store.js";
 import { tempDir } from "./usfx.js";
 

@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { ChromaStore } from "../../src/adapters/store/chroma-store.js";
-import { indexCorpus } from "../../src/app/indexer.js";
+import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { indexCorpus } from "../../src/app/index/indexer.js";
 import { ROOT } from "./bible-index.js";
 import { startChromaServer, type ChromaServer } from "./chroma.js";
 import { chromaPrefixFor } from "./store.js";

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromaCliPath, CHROMA_SETUP_HINT } from "../../src/adapters/store/chroma-client.js";
+import { chromaCliPath, CHROMA_SETUP_HINT } from "../../src/adapters/index/chroma-client.js";
 import { freePort } from "./net.js";
 export { freePort };
 

@@ -10,7 +10,7 @@
  * in the output (in digits, or in words for the word form). Every allowed reference must be
  * left verbatim (when planted alone) and be cited.
  */
-import { mulberry32 } from "../../src/core/embedding/linalg.js";
+import { mulberry32 } from "../../src/core/index/linalg.js";
 import { CitationStreamFilter, checkCitations } from "../../src/core/grounding/citations.js";
 import { ShownVerses } from "../../src/core/grounding/passages.js";
 

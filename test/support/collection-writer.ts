@@ -4,7 +4,7 @@
  * of its own and, after each, reads and writes the manifest in one transaction; exits 1 naming
  * the first error.
  */
-import { CollectionStore } from "../../src/adapters/store/collection-store.js";
+import { CollectionStore } from "../../src/adapters/index/collection-store.js";
 
 const [dataDir, name, writer, count] = process.argv.slice(2) as [string, string, string, string];
 const store = CollectionStore.open(dataDir, name);

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { mulberry32 } from "../../src/core/embedding/linalg.js";
+import { mulberry32 } from "../../src/core/index/linalg.js";
 
 export const META_HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";
 export const META_END = "====== FIM DOS METADADOS ======";

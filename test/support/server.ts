@@ -1,13 +1,13 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { Server as HttpServer } from "node:http";
-import { loadRetrievalAids } from "../../src/app/retrieval-aids.js";
+import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { SearchService } from "../../src/app/search-service.js";
-import { CollectionService } from "../../src/app/collections/service.js";
+import { CollectionService } from "../../src/app/collection-service.js";
 import { readSettings, type Settings } from "../../src/config/settings.js";
 import type { GenerateRequest, LlmProvider } from "../../src/core/chat/llm.js";
 import { openStore } from "../../src/app/runtime.js";
-import { createApp } from "../../src/server/app.js";
-import { silentLogger } from "../../src/server/logger.js";
+import { createApp } from "../../src/http/app.js";
+import { silentLogger } from "../../src/http/logger.js";
 import { storeEnvFor } from "./store.js";
 
 /** A provider for tests: answers with scripted chunks and records what it was asked. */

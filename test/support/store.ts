@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import { inject } from "vitest";
-import type { IndexStore } from "../../src/adapters/store/store.js";
+import type { IndexStore } from "../../src/adapters/index/store.js";
 import { openStore } from "../../src/app/runtime.js";
 import { readSettings } from "../../src/config/settings.js";
 

@@ -12,7 +12,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { mulberry32 } from "../../src/core/embedding/linalg.js";
+import { mulberry32 } from "../../src/core/index/linalg.js";
 
 export const TINY_SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
 

@@ -1,12 +1,12 @@
 /**
  * Reads USFX files from disk (gunzipped transparently when the name ends in `.gz`) and hands
- * the stream to the pure streaming parser, core/corpus/usfx.ts.
+ * the stream to the pure streaming parser, core/sources/usfx.ts.
  */
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { pipeline, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { EMPTY_FILE, parseUsfx, UsfxError, type ParseUsfxOptions } from "../../core/corpus/usfx.js";
+import { EMPTY_FILE, parseUsfx, UsfxError, type ParseUsfxOptions } from "../../core/sources/usfx.js";
 import type { Verse } from "../../core/types.js";
 
 /** Source name for a path: its basename without a trailing `.gz`. */

@@ -8,6 +8,14 @@ import { isStopword } from "./stopwords.js";
  */
 export const ANALYZER_VERSION = "pt-snowball-2015/stem-then-fold/v2";
 
+/**
+ * Collision-prone short stems: a stem of at most `maxLength` letters is matched mainly by its
+ * exact word once the corpus has at least `minExactDf` units with that word ("medo", 133
+ * verses, apart from "mediu"; "amar", 16, still meets "amai"). The lexical side's defaults
+ * (`DEFAULT_SEARCH_SETTINGS`) and the corpus LSA's word terms both follow it.
+ */
+export const SHORT_STEM_RULE = { maxLength: 3, minExactDf: 30 } as const;
+
 const WORD = /[\p{L}\p{N}]+/gu;
 const PURE_NUMBER = /^\p{N}+$/u;
 
@@ -68,7 +76,7 @@ export function analyzeTokens(text: string, restoreAccents?: AccentRestorer): An
 /**
  * Maps a word typed without accents to the accented form the corpus uses ("coracao" →
  * "coração"), or returns it unchanged. Built from an index's vocabulary (see
- * src/core/search/accent-restorer.ts); needed because Snowball's suffix rules are accented,
+ * `buildAccentRestorer`, src/core/retrieval/engine.ts); needed because Snowball's suffix rules are accented,
  * so "coracao" and "coração" would otherwise stem apart.
  */
 export type AccentRestorer = (unaccentedLowercaseWord: string) => string;

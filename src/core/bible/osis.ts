@@ -3,7 +3,7 @@
  * USFX/Paratext book codes ("GEN", "EXO", "1JN") for the 66 books of the Protestant canon.
  *
  * Pure data, in canonical order (the same order as `CANON_BOOK_CODES` in
- * src/core/corpus/canon.ts: index 0 = Genesis, 65 = Revelation).
+ * src/core/sources/canon.ts: index 0 = Genesis, 65 = Revelation).
  */
 
 /** `[osis, usfx]` pairs in canonical order. */

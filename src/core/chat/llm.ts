@@ -1,14 +1,13 @@
 /**
  * The language-model specification: what the chat layer asks of a provider and what a
  * provider may fail with. Types only (plus the error class): no I/O, no SDK. Adapters in
- * `src/adapters/llm/` implement `LlmProvider`.
+ * `src/adapters/chat/` implement `LlmProvider`.
  */
 
-/** One turn of the conversation already held with the user. */
-export interface ChatTurn {
-  role: "user" | "assistant";
-  content: string;
-}
+import type { ChatTurn } from "../grounding/prompt.js";
+
+/** One turn of the conversation already held with the user (the prompt's own type: one shape from the question to the provider). */
+export type { ChatTurn };
 
 /** A passage retrieved for the question, cited by `reference` exactly as given. */
 export interface GroundingPassage {

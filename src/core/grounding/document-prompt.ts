@@ -31,7 +31,7 @@
  * element or open a new one: "Ignore as instruções anteriores </fontes>" stays data.
  */
 import type { DocumentPassage } from "./document-passages.js";
-import { type ChatMessage, type ChatPrompt, escapeAttribute, escapeText, messagesWithQuestion, sourcesAndQuestion } from "./prompt.js";
+import { type ChatTurn, type ChatPrompt, escapeAttribute, escapeText, messagesWithQuestion, sourcesAndQuestion } from "./prompt.js";
 
 export interface DocumentChatPromptInput {
   /** The collection's configured name (a folder under collections/, or a MySQL source's name). */
@@ -39,7 +39,7 @@ export interface DocumentChatPromptInput {
   question: string;
   passages: readonly DocumentPassage[];
   /** Earlier turns, oldest first (the caller keeps the last exchanges). */
-  history?: readonly ChatMessage[];
+  history?: readonly ChatTurn[];
 }
 
 /** Shown instead of an answer when retrieval found no excerpt (the model is not called). */
@@ -130,8 +130,8 @@ export function formatDocumentQuestionMessage(question: string, passages: readon
 export function buildDocumentUserMessage(
   question: string,
   passages: readonly DocumentPassage[],
-  history: readonly ChatMessage[] = [],
-): ChatMessage[] {
+  history: readonly ChatTurn[] = [],
+): ChatTurn[] {
   return messagesWithQuestion(history, formatDocumentQuestionMessage(question, passages));
 }
 

@@ -8,7 +8,7 @@
  */
 import { bookByCode } from "../bible/books.js";
 import { type BibleReference, type Versification, expandReference, formatReference } from "../bible/references.js";
-import type { SearchResult } from "../search/engine.js";
+import type { SearchResult } from "../retrieval/engine.js";
 import type { ContextText, Verse } from "../types.js";
 
 /** One verse coordinate (USFX book code). `verseEnd` marks a bridge ("15-16"). */

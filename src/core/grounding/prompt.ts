@@ -27,7 +27,8 @@ import { type Passage, type VerseRef, canonicalVerseReference } from "./passages
 
 export type ChatRole = "user" | "assistant";
 
-export interface ChatMessage {
+/** One turn of the conversation already held with the user. */
+export interface ChatTurn {
   role: ChatRole;
   content: string;
 }
@@ -36,12 +37,12 @@ export interface ChatPromptInput {
   question: string;
   passages: readonly Passage[];
   /** Earlier turns, oldest first (the caller keeps the last exchanges). */
-  history?: readonly ChatMessage[];
+  history?: readonly ChatTurn[];
 }
 
 export interface ChatPrompt {
   system: string;
-  messages: ChatMessage[];
+  messages: ChatTurn[];
 }
 
 /** Longest history message passed on (characters); longer ones are cut with "…". */
@@ -173,8 +174,8 @@ export function formatQuestionMessage(question: string, passages: readonly Passa
  * last HISTORY_MAX_MESSAGES, merges consecutive messages of the same role, and drops assistant
  * messages before the first user message (chat APIs expect the turns to alternate, user first).
  */
-export function normaliseHistory(history: readonly ChatMessage[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
+export function normaliseHistory(history: readonly ChatTurn[]): ChatTurn[] {
+  const out: ChatTurn[] = [];
   for (const message of history.slice(-HISTORY_MAX_MESSAGES)) {
     const content = truncateText(message.content.trim(), HISTORY_MESSAGE_MAX_CHARS);
     if (content === "") continue;
@@ -190,7 +191,7 @@ export function normaliseHistory(history: readonly ChatMessage[]): ChatMessage[]
  * (`normaliseHistory`), then `content` (the sources and the question) as the last user message.
  * When the history ends with a user message, the content is merged into it (turns alternate).
  */
-export function messagesWithQuestion(history: readonly ChatMessage[], content: string): ChatMessage[] {
+export function messagesWithQuestion(history: readonly ChatTurn[], content: string): ChatTurn[] {
   const messages = normaliseHistory(history);
   const last = messages[messages.length - 1];
   if (last && last.role === "user") last.content = `${last.content}\n\n${content}`;

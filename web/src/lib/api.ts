@@ -1,6 +1,6 @@
 import { readSse } from "./sse";
 
-/** The JSON shapes of the server's API (src/server/app.ts). */
+/** The JSON shapes of the server's API (src/http/app.ts). */
 
 /** A verse the Bible search consulted (no `kind`). */
 export interface VerseSource {
@@ -16,7 +16,7 @@ export interface VerseSource {
   text: string;
 }
 
-/** An excerpt of a document collection (src/app/collections/chat.ts, DocumentSourceJson). */
+/** An excerpt of a document collection (src/app/chat/collection-chat.ts, DocumentSourceJson). */
 export interface DocumentSource {
   kind: "document";
   id: string;

@@ -1,0 +1,163 @@
+/**
+ * What every chat answer shares, whatever the collection (the Bible in src/app/chat/bible-chat.ts, a
+ * document collection in src/app/chat/collection-chat.ts): the events the SSE route writes, the
+ * out-of-scope refusal, the no-evidence reply, and the model's stream through the collection's
+ * citation check (invented citations never leave the server, not even half-written).
+ */
+import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm.js";
+import { isLlmError } from "../../core/chat/llm.js";
+import type { ChunkPlace } from "../../core/documents/types.js";
+import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
+import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
+
+/** What the browser receives for a verse (the verse itself; the model saw its window). */
+export interface SourceJson {
+  id: string;
+  ref: string;
+  reference: string;
+  book: string;
+  bookCode: string;
+  chapter: number;
+  verse: number;
+  verseEnd: number;
+  text: string;
+  cited?: boolean;
+}
+
+/** What the browser receives for a document excerpt. */
+export interface DocumentSourceJson extends ChunkPlace {
+  kind: "document";
+  id: string;
+  /** The excerpt's number in the prompt (the model cites it as [n]). */
+  number: number;
+  collection: string;
+  discipline: string;
+  /** Human citation, the text the answer shows for it. */
+  citation: string;
+  text: string;
+  cited?: boolean;
+}
+
+/** A consulted source as sent to the browser: a verse, or a document excerpt. */
+export type AnySourceJson = SourceJson | DocumentSourceJson;
+
+/** Why an answer came without the model: the gate found the question out of scope, or retrieval found nothing. */
+export type Refusal = "out_of_scope" | "no_evidence";
+
+/** The gate's decision as the browser receives it (only with an out-of-scope refusal). */
+export interface ScopeJson {
+  inScope: boolean;
+  confidence: number;
+  reasons: ScopeDecision["reasons"];
+}
+
+export type ChatEvent =
+  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
+  | { event: "token"; data: { text: string } }
+  | { event: "done"; data: { citations: string[]; refusal?: Refusal } }
+  | { event: "error"; data: { code: string; message: string } };
+
+export interface ChatInput {
+  message: string;
+  history: ChatTurn[];
+  conversationId: string;
+  signal: AbortSignal;
+}
+
+/** Errors that are not the provider's get one stable code and a plain message. */
+export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
+
+/** One retrieved answer, ready to stream: what a collection's chat builds from its search. */
+export interface GroundedPlan {
+  /** The document collection's name; absent for the Bible. */
+  collection?: string;
+  sources: AnySourceJson[];
+  /** The fixed reply when nothing was retrieved (the model is not called). */
+  noEvidenceMessage: string;
+  /** The request for the model (without the signal, which comes from the input). */
+  request: Omit<GenerateRequest, "signal">;
+  /** The check the model's stream goes through (built over what the model was shown). */
+  check: () => AnswerCitationCheck;
+}
+
+/** What a collection's chat makes of a question: the gate's refusal, or a grounded answer's plan. */
+export type AnswerPlan =
+  | { kind: "out_of_scope"; scope: ScopeDecision; message: string; collection?: string }
+  | ({ kind: "grounded" } & GroundedPlan);
+
+/** How one collection (the Bible, or a document collection) plans its answers: retrieval, the gate, sources, prompt and check. */
+export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
+
+/**
+ * One answer over any collection, as the events the SSE route writes. Out of scope: the fixed
+ * reply, no model call. No evidence: a fixed message, no model call. Otherwise the sources and
+ * the model's checked stream. A search worker that died with the question: the Portuguese
+ * `search_failed` error event.
+ */
+export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider, input: ChatInput): AsyncGenerator<ChatEvent> {
+  let planned: AnswerPlan;
+  try {
+    planned = await planner(input);
+  } catch (error) {
+    if (error instanceof SearchUnavailableError) {
+      yield { event: "error", data: { code: error.code, message: error.message } };
+      return;
+    }
+    throw error;
+  }
+  if (planned.kind === "out_of_scope") yield* refuseOutOfScope(input.conversationId, planned.scope, planned.message, planned.collection);
+  else yield* streamGroundedAnswer(provider, input, planned);
+}
+
+/**
+ * The events of one answer: the consulted sources, then the no-evidence reply or the model's
+ * text with every citation checked, and the citations that survived. A provider failure, or a
+ * search worker lost mid-answer, is an `error` event (its stable code); a client that went away
+ * ends the stream quietly.
+ */
+async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
+  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: plan.sources };
+  if (plan.collection !== undefined) data.collection = plan.collection;
+  yield { event: "sources", data };
+
+  if (plan.sources.length === 0) {
+    yield { event: "token", data: { text: plan.noEvidenceMessage } };
+    yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
+    return;
+  }
+
+  const check = plan.check();
+  try {
+    for await (const delta of provider.stream({ ...plan.request, signal: input.signal })) {
+      const text = await check.push(delta);
+      if (text !== "") yield { event: "token", data: { text } };
+    }
+    const { tail, citations } = await check.finish();
+    if (tail !== "") yield { event: "token", data: { text: tail } };
+    yield { event: "done", data: { citations } };
+  } catch (error) {
+    if (input.signal.aborted) return;
+    const shown = isLlmError(error) || error instanceof SearchUnavailableError;
+    yield { event: "error", data: shown ? { code: error.code, message: error.message } : INTERNAL_ERROR };
+  } finally {
+    check.close();
+  }
+}
+
+/**
+ * The answer to a question the gate found out of scope: no sources, the fixed reply, no model
+ * call, no citations; the decision's reasons go with the (empty) sources.
+ */
+async function* refuseOutOfScope(
+  conversationId: string,
+  scope: ScopeDecision,
+  message: string,
+  collection?: string,
+): AsyncGenerator<ChatEvent> {
+  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId, sources: [] };
+  if (collection !== undefined) data.collection = collection;
+  data.scope = { inScope: scope.inScope, confidence: scope.confidence, reasons: scope.reasons };
+  yield { event: "sources", data };
+  yield { event: "token", data: { text: message } };
+  yield { event: "done", data: { citations: [], refusal: "out_of_scope" } };
+}

@@ -1,0 +1,304 @@
+/**
+ * Brings one collection's index (its CollectionIndexStore) in line with its source. Incremental:
+ *
+ * - The source is read first (folder or MySQL table). A source that fails as a whole (folder
+ *   missing, MySQL down) throws its typed error before the store is touched: nothing already
+ *   indexed is lost.
+ * - Documents are diffed by SHA-256: an unchanged one costs nothing (it is only counted); a new
+ *   or changed one is split (metadata block; a malformed or unparsable block is logged at
+ *   ERROR and the document indexed as legacy, body only), chunked with DB_CHUNK_WORDS /
+ *   DB_CHUNK_OVERLAP, its chunks' terms analysed, and written whole, in batches of documents
+ *   (one transaction each in SQLite: a document is never half there).
+ * - A document gone from the source is removed (chunks and vectors by cascade). So is one the
+ *   source still lists but could not offer in a usable form (larger than MAX_CONTENT_CHARS,
+ *   damaged PDF…): it is skipped with a warning naming it and, if it was indexed before,
+ *   removed too (the summary says so with a `document_removed` warning).
+ * - A change of the chunk settings or of the analyzer re-chunks every document.
+ * - Then the dense side (see ./dense.ts).
+ */
+import type { CollectionIndexStore, DocumentWrite } from "../../adapters/index/collection-index.js";
+import type { Settings } from "../../config/settings.js";
+import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
+import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/sources/chunker.js";
+import { CollectionError } from "../../core/documents/errors.js";
+import { splitMetaBlock } from "../../core/sources/meta-block.js";
+import type { RawDocument } from "../../core/documents/types.js";
+import type { Embedder } from "../../core/index/embedder.js";
+import { planSync } from "../../core/index/sync-plan.js";
+import { parseDenseChoice, type DenseChoice } from "./dense.js";
+import type { IndexProgress } from "./indexer.js";
+import { yieldToEventLoop } from "./event-loop.js";
+import { updateCollectionDense, type CollectionDenseKind } from "./collection-dense.js";
+import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./collection-sources.js";
+
+/** Structured logger (src/http/logger.ts's Logger fits): an event name and fields. */
+export interface CollectionLogger {
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+}
+
+/** Settings a reload reads. */
+export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "MAX_CONTENT_CHARS" | "EMBEDDING_MODEL">;
+
+/**
+ * Bumped when what a chunk holds changes (chunker, title line, discipline rule); part of the
+ * chunk settings key, so a change re-chunks every document.
+ */
+export const CHUNK_FORMAT_VERSION = "chunks/v1";
+
+export interface ReloadCollectionOptions {
+  store: CollectionIndexStore;
+  settings: CollectionIndexSettings;
+  logger?: CollectionLogger;
+  /** Dense side; default parseDenseChoice(settings.EMBEDDING_MODEL). */
+  dense?: DenseChoice;
+  /** An already loaded embedder for a transformers choice (skips loading the model again). */
+  embedder?: Embedder;
+  signal?: AbortSignal;
+  /**
+   * How far the reload is, in the Bible indexer's terms: scanning (reading the source), lexical
+   * (documents done / offered), training (LSA), dense (chunks' vectors), done; every report
+   * says what it counts (documents, then chunks).
+   */
+  onProgress?: (progress: IndexProgress) => void;
+}
+
+export interface CollectionReloadSummary {
+  collection: string;
+  /** Documents and chunks in the index after the reload. */
+  documents: number;
+  chunks: number;
+  /** Documents indexed for the first time. */
+  added: number;
+  /** Documents re-chunked (new content, or new chunk settings / analyzer). */
+  changed: number;
+  /** Documents left as they were (same SHA-256). */
+  unchanged: number;
+  /** Documents taken out of the index (gone from the source, or no longer offered in a usable form). */
+  removed: number;
+  /** Documents (or rows, or sub-folders) the source could not offer in a usable form. */
+  skipped: number;
+  /** Every warning, in order: skipped documents, ignored metadata blocks, removals of skipped documents. */
+  warnings: CollectionWarning[];
+  dense: CollectionDenseKind;
+  /** Why the dense side is off (Portuguese). */
+  denseOffReason?: string;
+  /** Model the chunk vectors are stored under. */
+  denseModel?: string;
+  /** Vectors computed in this reload. */
+  vectorsComputed: number;
+  ms: number;
+}
+
+export type CollectionIndexErrorCode = "collection_mismatch";
+
+/** Error raised by the collection indexer; its message is user-facing (Portuguese). */
+export class CollectionIndexError extends CollectionError<CollectionIndexErrorCode> {}
+
+/** The chunk settings key stored in the manifest: a different key re-chunks every document. */
+export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP">): string {
+  return `words=${settings.DB_CHUNK_WORDS};overlap=${settings.DB_CHUNK_OVERLAP};${CHUNK_FORMAT_VERSION}`;
+}
+
+/**
+ * Reloads a collection from its source (see the module doc).
+ *
+ * @throws {DocumentReadError} / {@link MysqlSourceError} when the source fails as a whole
+ *   (the store is then untouched); {@link CollectionIndexError} `collection_mismatch` when the
+ *   store belongs to another collection.
+ */
+export async function reloadCollection(source: CollectionSource, options: ReloadCollectionOptions): Promise<CollectionReloadSummary> {
+  const started = performance.now();
+  const { store, settings, logger, signal, onProgress } = options;
+  if (store.name !== source.name) {
+    throw new CollectionIndexError(
+      "collection_mismatch",
+      source.name,
+      `O índice aberto é o da coleção "${store.name}", não o da coleção "${source.name}".`,
+    );
+  }
+  const collection = source.name;
+  const warnings: CollectionWarning[] = [];
+  const warn: WarnFn = (warning, level = "warn", fields = {}) => {
+    warnings.push(warning);
+    logger?.[level](warning.code, { collection, sourceId: warning.sourceId, ...fields, message: warning.message });
+  };
+
+  // Read everything before touching the store: a failing source throws here.
+  onProgress?.({ phase: "scanning", done: 0, total: 0, counts: "documents" });
+  const skippedIds = new Set<string>();
+  const documents = await readSourceDocuments(source, settings, (warning) => {
+    if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
+    warn(warning);
+  });
+  signal?.throwIfAborted();
+
+  const chunkSettings = chunkSettingsKey(settings);
+  const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;
+  const plan = planSync(
+    (await store.listDocuments()).map((document) => ({ id: document.sourceId, sha256: document.sha256, complete: document.status === "complete" })),
+    documents.map((document) => ({ id: document.sourceId, sha256: document.sha256 })),
+    { rebuild: rechunkAll },
+  );
+  const summary = { added: 0, changed: 0, unchanged: 0, removed: 0 };
+
+  // Documents the source no longer offers (gone, or skipped this time).
+  const remove = async (sourceId: string): Promise<void> => {
+    if (!(await store.removeDocument(sourceId))) return;
+    summary.removed++;
+    if (skippedIds.has(sourceId)) {
+      warn({
+        code: "document_removed",
+        sourceId,
+        message: `${sourceId}: removido do índice da coleção "${collection}": a fonte não oferece mais uma versão válida do documento (veja o aviso anterior).`,
+      });
+    }
+  };
+  for (const sourceId of plan.removed) await remove(sourceId);
+
+  // Prepared documents are written in batches (one transaction in SQLite, a few requests in Chroma).
+  let pending: DocumentWrite[] = [];
+  let pendingChunks = 0;
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    await store.upsertDocuments(pending);
+    pending = [];
+    pendingChunks = 0;
+  };
+  const lexicalProgress = (done: number) => onProgress?.({ phase: "lexical", done, total: documents.length, counts: "documents" });
+  lexicalProgress(0);
+  for (const [i, document] of documents.entries()) {
+    signal?.throwIfAborted();
+    if (i > 0 && i % 25 === 0) lexicalProgress(i);
+    const { action } = plan.steps[i]!;
+    if (action === "keep") {
+      summary.unchanged++;
+      continue;
+    }
+    const write = prepareDocument(document, source, settings, warn);
+    if (!write) {
+      // Could not be chunked: not a usable version; drop the old one as for any skipped document.
+      skippedIds.add(document.sourceId);
+      if (action !== "add") await remove(document.sourceId);
+      continue;
+    }
+    pending.push(write);
+    pendingChunks += write.chunks.length;
+    if (pending.length >= WRITE_BATCH_DOCUMENTS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
+    if (action === "add") summary.added++;
+    else summary.changed++;
+    if (i % 25 === 24) await yieldToEventLoop();
+  }
+  await flush();
+  lexicalProgress(documents.length);
+  await store.setManifest("chunk_settings", chunkSettings);
+  await store.setManifest("analyzer_version", ANALYZER_VERSION);
+
+  const choice = options.dense ?? parseDenseChoice(settings.EMBEDDING_MODEL);
+  const dense = await updateCollectionDense(store, choice, {
+    chunkSettings,
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
+  if (dense.dense === "off" && dense.reason) {
+    // Off by configuration is news; off because a model failed or the collection is too small deserves a warning.
+    const level = choice.kind === "none" ? "info" : "warn";
+    logger?.[level]("collection_dense_off", { collection, reason: dense.reason });
+  }
+  await store.setManifest("reloaded_at", new Date().toISOString());
+  const chunks = await store.chunkCount();
+  onProgress?.({ phase: "done", done: chunks, total: chunks, counts: "chunks" });
+
+  const result: CollectionReloadSummary = {
+    collection,
+    documents: await store.documentCount(),
+    chunks,
+    ...summary,
+    skipped: skippedIds.size,
+    warnings,
+    dense: dense.dense,
+    vectorsComputed: dense.vectorsComputed,
+    ms: Math.round(performance.now() - started),
+  };
+  if (dense.reason) result.denseOffReason = dense.reason;
+  if (dense.model) result.denseModel = dense.model;
+  logger?.info("collection_reloaded", {
+    collection,
+    documents: result.documents,
+    chunks: result.chunks,
+    added: result.added,
+    changed: result.changed,
+    unchanged: result.unchanged,
+    removed: result.removed,
+    skipped: result.skipped,
+    dense: result.dense,
+    ms: result.ms,
+  });
+  return result;
+}
+
+type WarnFn = (warning: CollectionWarning, level?: "warn" | "error", fields?: Record<string, unknown>) => void;
+
+/** Documents (and chunks) written per batch. */
+const WRITE_BATCH_DOCUMENTS = 100;
+const WRITE_BATCH_CHUNKS = 2000;
+
+/** Splits, chunks and analyses one document, ready to write. Undefined when it cannot be chunked (warned). */
+function prepareDocument(
+  document: RawDocument,
+  source: CollectionSource,
+  settings: CollectionIndexSettings,
+  warn: WarnFn,
+): DocumentWrite | undefined {
+  const split = splitMetaBlock(document.content);
+  if (split.problem) {
+    warn(
+      {
+        code: split.problem.code,
+        sourceId: document.sourceId,
+        message: `${document.sourceId}: bloco de metadados ignorado (${split.problem.detail}); documento indexado só pelo texto.`,
+      },
+      "error",
+      { detail: split.problem.detail },
+    );
+  }
+  let chunks;
+  try {
+    chunks = chunkDocument(
+      {
+        sourceId: document.sourceId,
+        slug: document.slug,
+        split,
+        ...(document.title === undefined ? {} : { title: document.title }),
+        ...(document.pages === undefined ? {} : { pages: document.pages }),
+      },
+      { chunkWords: settings.DB_CHUNK_WORDS, overlap: settings.DB_CHUNK_OVERLAP },
+    );
+  } catch (error) {
+    if (!(error instanceof DocumentChunkError)) throw error;
+    warn({ code: error.code, sourceId: document.sourceId, message: `${document.sourceId}: ${error.message}; documento ignorado.` });
+    return undefined;
+  }
+  // A folder's discipline is its sub-folder unless the block says otherwise; a row's is its column.
+  const blockDiscipline = split.meta?.discipline?.replace(/\s+/g, " ").trim();
+  const discipline = source.kind === "folder" && blockDiscipline ? blockDiscipline : document.discipline;
+  return {
+    sourceId: document.sourceId,
+    discipline,
+    slug: document.slug,
+    title: documentTitle({ slug: document.slug, split, ...(document.title === undefined ? {} : { title: document.title }) }),
+    sha256: document.sha256,
+    ...(split.metaText === undefined ? {} : { metaText: split.metaText }),
+    chunks: chunks.map((chunk) => ({
+      chunk: chunk.chunk,
+      ...(chunk.page === undefined ? {} : { page: chunk.page }),
+      ...(chunk.pageEnd === undefined ? {} : { pageEnd: chunk.pageEnd }),
+      title: chunk.title,
+      text: chunk.text,
+      body: chunk.body,
+      terms: analyze(chunk.text).join(" "),
+    })),
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Where each document collection reads from: every sub-folder of COLLECTIONS_DIR (the folder's
+ * name is the collection's name) and, when MYSQL_URL is set, one MySQL/MariaDB table (collection
+ * MYSQL_COLLECTION, table MYSQL_TABLE).
+ */
+import { readdirSync, type Dirent } from "node:fs";
+import path from "node:path";
+import { readCollectionFolder } from "../../adapters/sources/folder.js";
+import { readMysqlLessons } from "../../adapters/sources/mysql-source.js";
+import { COLLECTION_NAME } from "../../adapters/index/collection-store.js";
+import type { Settings } from "../../config/settings.js";
+import type { RawDocument } from "../../core/documents/types.js";
+import { BIBLE_COLLECTION, isBibleCollection } from "../../core/types.js";
+
+export type CollectionSource = { kind: "folder"; name: string; dir: string } | { kind: "mysql"; name: string; url: string; table?: string };
+
+/** Settings the sources read. */
+export type CollectionSourceSettings = Pick<Settings, "COLLECTIONS_DIR" | "MYSQL_URL" | "MYSQL_TABLE" | "MYSQL_COLLECTION" | "MAX_CONTENT_CHARS">;
+
+/**
+ * A problem with one document (or one sub-folder, or one row) that did not stop the read, or a
+ * note from discovery. `sourceId` is the document's source id (relative path or
+ * `db:{discipline}/{slug}`), or the folder concerned.
+ */
+export interface CollectionWarning {
+  code: string;
+  sourceId: string;
+  /** Portuguese, for logs and the user. */
+  message: string;
+}
+
+/** Warning codes for which the document concerned was NOT loaded (everything but `encoding_fallback`). */
+export function isSkipWarning(warning: Pick<CollectionWarning, "code">): boolean {
+  return !["encoding_fallback", "collection_name_invalid", "collection_name_reserved", "collection_name_conflict"].includes(warning.code);
+}
+
+/**
+ * Every collection to index, sorted by name: the sub-folders of COLLECTIONS_DIR (hidden ones
+ * skipped; a missing COLLECTIONS_DIR means no folder collection) plus the MySQL collection when
+ * MYSQL_URL is set. A sub-folder whose name is not a valid collection name
+ * (`collection_name_invalid`), that is the Bible's name (`collection_name_reserved`), or that
+ * has the MySQL collection's name (`collection_name_conflict`: the configured table wins), is
+ * left out and reported through
+ * `onWarning`.
+ */
+export function discoverCollections(
+  settings: CollectionSourceSettings,
+  onWarning?: (warning: CollectionWarning) => void,
+): CollectionSource[] {
+  const sources: CollectionSource[] = [];
+  const mysqlName = settings.MYSQL_URL ? settings.MYSQL_COLLECTION : undefined;
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(settings.COLLECTIONS_DIR, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith(".") || !entry.isDirectory()) continue;
+    if (!COLLECTION_NAME.test(entry.name)) {
+      onWarning?.({
+        code: "collection_name_invalid",
+        sourceId: entry.name,
+        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: o nome de uma coleção só pode ter letras sem acento, números, _ e - (até 64 caracteres).`,
+      });
+      continue;
+    }
+    if (isBibleCollection(entry.name)) {
+      onWarning?.({
+        code: "collection_name_reserved",
+        sourceId: entry.name,
+        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: "${BIBLE_COLLECTION}" é o nome da Bíblia; renomeie a pasta.`,
+      });
+      continue;
+    }
+    if (mysqlName !== undefined && entry.name.toLowerCase() === mysqlName.toLowerCase()) {
+      onWarning?.({
+        code: "collection_name_conflict",
+        sourceId: entry.name,
+        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: a coleção "${mysqlName}" é a da tabela MySQL (MYSQL_COLLECTION); renomeie a pasta ou mude MYSQL_COLLECTION.`,
+      });
+      continue;
+    }
+    sources.push({ kind: "folder", name: entry.name, dir: path.join(settings.COLLECTIONS_DIR, entry.name) });
+  }
+  if (settings.MYSQL_URL && mysqlName !== undefined) {
+    sources.push({ kind: "mysql", name: mysqlName, url: settings.MYSQL_URL, table: settings.MYSQL_TABLE });
+  }
+  return sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Reads every document a source offers. Documents that cannot be used (unreadable, damaged
+ * PDF, larger than MAX_CONTENT_CHARS, invalid or duplicate row…) are left out and reported
+ * through `onWarning`.
+ *
+ * @throws {DocumentReadError} (folder missing or unreadable) or {@link MysqlSourceError}
+ *   (server unreachable, access denied, table missing…) when the source fails as a whole.
+ */
+export async function readSourceDocuments(
+  source: CollectionSource,
+  settings: Pick<Settings, "MAX_CONTENT_CHARS">,
+  onWarning: (warning: CollectionWarning) => void,
+): Promise<RawDocument[]> {
+  if (source.kind === "folder") {
+    return readCollectionFolder(source.dir, {
+      collection: source.name,
+      maxContentChars: settings.MAX_CONTENT_CHARS,
+      onWarning: (warning) => onWarning({ code: warning.code, sourceId: warning.file, message: warning.message }),
+    });
+  }
+  return readMysqlLessons(
+    { url: source.url, collection: source.name, ...(source.table === undefined ? {} : { table: source.table }) },
+    {
+      maxContentChars: settings.MAX_CONTENT_CHARS,
+      onWarning: (warning) => onWarning({ code: warning.code, sourceId: warning.sourceId, message: warning.message }),
+    },
+  );
+}

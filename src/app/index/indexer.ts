@@ -1,0 +1,261 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { loadUsfxFile, usfxSourceName } from "../../adapters/sources/usfx-file.js";
+import { StoreError, type IndexStore, type SourceRecord, type VerseInsert } from "../../adapters/index/store.js";
+import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
+import { buildContextWindows } from "../../core/sources/context.js";
+import { UsfxError } from "../../core/sources/usfx.js";
+import type { Embedder } from "../../core/index/embedder.js";
+import { planSync, type IndexedVersion } from "../../core/index/sync-plan.js";
+import { DENSE_DOCUMENT_FORMAT, documentVectorizer, embedInBatches, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
+import { yieldToEventLoop } from "./event-loop.js";
+import { bumpGeneration, withIndexLock } from "./index-lock.js";
+
+export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
+
+/** How far an index run is: the Bible's (`indexCorpus`) and a document collection's (`reloadCollection`). */
+export interface IndexProgress {
+  phase: IndexPhase;
+  /** Done / total in the current phase (lexical: verses, or documents, written; dense: vectors). */
+  done: number;
+  total: number;
+  /** What `done` and `total` count; absent: verses. */
+  counts?: "documents" | "chunks";
+  source?: string;
+}
+
+export interface IndexOptions {
+  store: IndexStore;
+  corpusDir: string;
+  contextWindow: number;
+  batchSize: number;
+  dense: DenseChoice;
+  onProgress?: (progress: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** How long the indexing lock of a shared store lasts without renewal (renewed every third of it). */
+  lockTtlMs?: number;
+}
+
+export interface SourceSummary {
+  file: string;
+  sha256: string;
+  verses: number;
+  action: "unchanged" | "indexed" | "resumed" | "failed";
+}
+
+export interface IndexSummary {
+  sources: SourceSummary[];
+  removedSources: string[];
+  versesIndexed: number;
+  versesTotal: number;
+  termsRewritten: number;
+  vectorsComputed: number;
+  embedder: string | null;
+  errors: { file: string; code: string; message: string }[];
+  ms: number;
+}
+
+const CORPUS_FILE = /\.xml(\.gz)?$/i;
+
+export async function listCorpusFiles(corpusDir: string): Promise<string[]> {
+  const entries = await readdir(corpusDir, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && CORPUS_FILE.test(entry.name))
+    .map((entry) => path.join(corpusDir, entry.name))
+    .sort();
+}
+
+/** A stored source as `planSync` compares it (its file name is its identity). */
+export function indexedVersion(source: SourceRecord): SourceRecord & IndexedVersion {
+  return { ...source, id: source.file, complete: source.status === "complete" };
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * Brings the store in line with CORPUS_DIR. Incremental: an unchanged source costs a hash;
+ * a changed source is re-indexed alone; a removed source's verses go; a source interrupted
+ * mid-way resumes from its last committed batch; an analyzer change rewrites only the
+ * lexical terms; a model or window change recomputes only vectors (and windows). A source
+ * that fails to parse is reported and leaves what was indexed before untouched.
+ *
+ * On a shared store (Chroma) the run holds the indexing lock, renewed every third of its
+ * TTL (another holder: fails with `index_locked` before writing anything; a lock lost to
+ * another process: stops at the next batch), and bumps the manifest's generation when the
+ * lexical side, then the dense side, has changed, so the other replicas reload.
+ */
+export async function indexCorpus(options: IndexOptions): Promise<IndexSummary> {
+  if (!options.store.shared) return indexUnlocked(options);
+  const ttlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+  return withIndexLock(
+    options.store,
+    {
+      ttlMs,
+      renewEveryMs: Math.max(250, Math.floor(ttlMs / 3)),
+      refused: (holder, until) => new StoreError("index_locked", `Outra réplica (${holder}) está indexando; a trava vale até ${until} se ela não a renovar.`),
+      lost: () => new StoreError("index_locked", "A trava de indexação venceu e outra réplica a assumiu; esta indexação parou."),
+    },
+    (lost) => indexUnlocked({ ...options, signal: options.signal ? AbortSignal.any([options.signal, lost]) : lost }),
+  );
+}
+
+export const DEFAULT_LOCK_TTL_MS = 30_000;
+
+async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const { store, onProgress } = options;
+  const summary: IndexSummary = {
+    sources: [],
+    removedSources: [],
+    versesIndexed: 0,
+    versesTotal: 0,
+    termsRewritten: 0,
+    vectorsComputed: 0,
+    embedder: null,
+    errors: [],
+    ms: 0,
+  };
+  onProgress?.({ phase: "scanning", done: 0, total: 0 });
+
+  const files = await listCorpusFiles(options.corpusDir);
+  const hashes = new Map<string, { file: string; sha256: string }>();
+  for (const file of files) hashes.set(usfxSourceName(file), { file, sha256: await sha256File(file) });
+
+  const plan = planSync(
+    (await store.listSources()).map(indexedVersion),
+    [...hashes].map(([name, { sha256 }]) => ({ id: name, sha256 })),
+    { resume: true },
+  );
+  for (const name of plan.removed) {
+    await store.removeSource(name);
+    summary.removedSources.push(name);
+  }
+
+  if ((await store.getManifest("analyzer_version")) !== ANALYZER_VERSION) {
+    if ((await store.verseCount()) > 0) summary.termsRewritten = await store.rewriteTerms((text) => analyze(text).join(" "), options.batchSize);
+    await store.setManifest("analyzer_version", ANALYZER_VERSION);
+  }
+  const windowChanged = (await store.getManifest("context_window")) !== String(options.contextWindow);
+
+  for (const { id: name, action, indexed } of plan.steps) {
+    options.signal?.throwIfAborted();
+    const { file, sha256 } = hashes.get(name)!;
+    if (action === "keep") {
+      if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
+      summary.sources.push({ file: name, sha256, verses: indexed?.verseCount ?? 0, action: "unchanged" });
+      continue;
+    }
+    try {
+      const outcome = await indexSource(name, file, sha256, action === "resume" ? "resume" : "fresh", options, (done, total) =>
+        onProgress?.({ phase: "lexical", done, total, source: name }),
+      );
+      summary.versesIndexed += outcome.written;
+      summary.sources.push({ file: name, sha256, verses: outcome.total, action: outcome.resumed ? "resumed" : "indexed" });
+    } catch (error) {
+      if (error instanceof UsfxError) {
+        summary.errors.push({ file: name, code: error.code, message: error.message });
+        summary.sources.push({ file: name, sha256, verses: indexed?.verseCount ?? 0, action: "failed" });
+        continue;
+      }
+      throw error;
+    }
+  }
+  await store.setManifest("context_window", String(options.contextWindow));
+  summary.versesTotal = await store.verseCount();
+  const lexicalChanged =
+    summary.versesIndexed > 0 || summary.removedSources.length > 0 || summary.termsRewritten > 0 || windowChanged || summary.sources.some((s) => s.action === "indexed" || s.action === "resumed");
+  if (lexicalChanged) await bumpGeneration(store);
+
+  const corpusFingerprint = fingerprint([
+    ...(await store.listSources()).map((source) => `${source.file}:${source.sha256}:${source.status}`),
+    `window=${options.contextWindow}`,
+    `analyzer=${ANALYZER_VERSION}`,
+    `dense-document=${DENSE_DOCUMENT_FORMAT}`,
+    `linked-lsa=${await linkedLsaVersion()}`,
+  ]);
+  const fingerprintChanged = (await store.getManifest("corpus_fingerprint")) !== corpusFingerprint;
+  await store.setManifest("corpus_fingerprint", corpusFingerprint);
+  const embedder = await prepareEmbedder(options.dense, {
+    store,
+    corpusFingerprint,
+    onTraining: (phase, detail) => onProgress?.({ phase: "training", done: phase === "done" ? 1 : 0, total: 1, ...detail }),
+  });
+  if (embedder) {
+    summary.embedder = embedder.id;
+    summary.vectorsComputed = await embedMissing(store, embedder, options);
+  }
+  const embedderChanged = (await store.getManifest("embedder")) !== (embedder?.id ?? "");
+  await store.setManifest("embedder", embedder?.id ?? "");
+  if (summary.vectorsComputed > 0 || fingerprintChanged || embedderChanged) await bumpGeneration(store);
+  onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
+  summary.ms = Math.round(performance.now() - started);
+  return summary;
+}
+
+async function indexSource(
+  name: string,
+  file: string,
+  sha256: string,
+  mode: "resume" | "fresh",
+  options: IndexOptions,
+  progress: (done: number, total: number) => void,
+): Promise<{ written: number; total: number; resumed: boolean }> {
+  const { store, batchSize } = options;
+  // Parse before touching the store: a file that fails to parse leaves the old index intact.
+  const verses = await loadUsfxFile(file);
+  const windows = buildContextWindows(verses, options.contextWindow);
+  let from = 0;
+  if (mode === "resume") from = await store.committedVerseCount(name);
+  else await store.beginSource(name, sha256);
+  const resumed = from > 0;
+  progress(from, verses.length);
+  for (let start = from; start < windows.length; start += batchSize) {
+    options.signal?.throwIfAborted();
+    const batch: VerseInsert[] = windows.slice(start, start + batchSize).map((entry, offset) => ({
+      verse: { ...entry, source: name },
+      ord: start + offset,
+      contextBefore: entry.contextBefore,
+      contextAfter: entry.contextAfter,
+      terms: analyze(entry.text).join(" "),
+    }));
+    await store.insertVerses(batch);
+    progress(Math.min(start + batchSize, windows.length), windows.length);
+    await yieldToEventLoop();
+  }
+  await store.completeSource(name);
+  return { written: windows.length - from, total: windows.length, resumed };
+}
+
+async function rewriteWindows(store: IndexStore, name: string, file: string, contextWindow: number): Promise<void> {
+  const verses = await loadUsfxFile(file);
+  const windows = buildContextWindows(verses, contextWindow);
+  const ids = new Map((await store.loadVerses()).filter((v) => v.source === name).map((v) => [v.ord, v.id]));
+  await store.updateContexts(
+    windows.flatMap((entry, ord) => {
+      const id = ids.get(ord);
+      return id === undefined ? [] : [{ id, contextBefore: entry.contextBefore, contextAfter: entry.contextAfter }];
+    }),
+  );
+}
+
+async function embedMissing(store: IndexStore, embedder: Embedder, options: IndexOptions): Promise<number> {
+  const key = vectorKey(embedder);
+  const missing = await store.versesMissingVectors(key);
+  const total = (await store.vectorCount(key)) + missing.length;
+  const vectorizer = missing.length > 0 ? await documentVectorizer(embedder, store) : undefined;
+  const stored = total - missing.length;
+  options.onProgress?.({ phase: "dense", done: stored, total });
+  return embedInBatches(missing, {
+    batchSize: options.batchSize,
+    embed: (batch) => vectorizer!.vectors(batch),
+    save: (rows) => store.saveVectors(key, rows),
+    onBatch: (done) => options.onProgress?.({ phase: "dense", done: stored + done, total }),
+    signal: options.signal,
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Loads one collection's index for serving: its chunks, the vectors matching the configured
+ * dense side and the embedder they were computed with, as a ready DocumentSearch. Reads only:
+ * nothing is trained or embedded here (that is reloadCollection's job).
+ */
+import type { CollectionIndexStore } from "../../adapters/index/collection-index.js";
+import type { Settings } from "../../config/settings.js";
+import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/retrieval/document-search.js";
+import type { Embedder } from "../../core/index/embedder.js";
+import { parseDenseChoice, vectorMatrix } from "../index/dense.js";
+import { retrievalSettingsFrom } from "./load-engine.js";
+import { loadScopeResources } from "./scope.js";
+import { loadCollectionEmbedder, type CollectionDenseKind } from "../index/collection-dense.js";
+
+export interface LoadedCollection {
+  name: string;
+  search: DocumentSearch;
+  /** Documents and chunks in the index. */
+  documents: number;
+  chunks: number;
+  /** The dense side it is served with. */
+  dense: CollectionDenseKind;
+  /** Why the collection has no dense side (Portuguese), when it has none. */
+  denseOffReason?: string;
+}
+
+/** Settings a load reads. */
+export type CollectionLoadSettings = Pick<
+  Settings,
+  "EMBEDDING_MODEL" | "TOP_K" | "CANDIDATE_MULTIPLIER" | "MAX_KEYWORD_ONLY" | "MIN_SIMILARITY"
+>;
+
+/** The search settings from the environment (the same TOP_K… as the Bible); BM25 and weights keep their defaults. */
+export function documentSearchSettings(settings: Omit<CollectionLoadSettings, "EMBEDDING_MODEL">): DocumentSearchSettings {
+  return { ...DEFAULT_DOCUMENT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings) };
+}
+
+/**
+ * Builds the search of collection `name` from its store. A chunk without a vector gets a zero
+ * row (no dense signal for it); a collection without vectors for the configured model is
+ * served lexically, with the reason.
+ *
+ * @param embedder an already loaded transformers embedder to reuse (optional).
+ */
+export async function loadCollection(
+  name: string,
+  store: CollectionIndexStore,
+  settings: CollectionLoadSettings,
+  embedder?: Embedder,
+): Promise<LoadedCollection> {
+  const chunks = await store.loadChunks();
+  const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
+  const dense = await loadCollectionEmbedder(store, choice, embedder);
+  let matrix: Float32Array | undefined;
+  let reason = dense.reason;
+  if (dense.embedder && dense.model) {
+    const dims = dense.embedder.dimensions;
+    const vectors = await store.loadVectors(dense.model);
+    if (vectors.size === 0 && chunks.length > 0) {
+      reason = `a coleção "${name}" não tem vetores calculados; recarregue-a (busca só léxica)`;
+    } else {
+      matrix = vectorMatrix(chunks, vectors, dims);
+    }
+  }
+  const useDense = matrix !== undefined && dense.embedder !== undefined;
+  // The gate's data (≈ 60 MB, read once per thread) only for a collection with something to
+  // search; in a search worker it is the copy the Bible's engine already uses.
+  const scope = chunks.length > 0 ? await loadScopeResources() : undefined;
+  const search = new DocumentSearch(
+    name,
+    chunks,
+    useDense ? matrix : undefined,
+    {
+      ...(useDense ? { embedder: dense.embedder } : reason === undefined ? {} : { denseUnavailableReason: reason }),
+      ...(scope ? { scope: { lexicons: scope.lexicons, model: scope.model } } : {}),
+    },
+    documentSearchSettings(settings),
+  );
+  const loaded: LoadedCollection = {
+    name,
+    search,
+    documents: await store.documentCount(),
+    chunks: chunks.length,
+    dense: !useDense ? "off" : choice.kind === "transformers" ? "transformers" : "lsa",
+  };
+  if (!useDense && reason !== undefined) loaded.denseOffReason = reason;
+  return loaded;
+}

@@ -1,0 +1,90 @@
+import type { IndexStore } from "../../adapters/index/store.js";
+import type { Embedder } from "../../core/index/embedder.js";
+import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../../core/retrieval/engine.js";
+import type { Settings } from "../../config/settings.js";
+import type { HybridSearchSettings } from "../../core/retrieval/fusion.js";
+import { loadStoredLsa, parseDenseChoice, transformersOrReason, vectorKey, vectorMatrix } from "../index/dense.js";
+
+export interface LoadedEngine {
+  engine: SearchEngine;
+  embedder: Embedder | undefined;
+  /** Why the dense side is off, when it is. */
+  denseOffReason: string | undefined;
+  /** True when the lexical index holds every stored verse (it is rebuilt from the store). */
+  lexicalReady: boolean;
+}
+
+export const PRIMARY_SOURCE = "por-blivre.usfx.xml";
+
+/** What every collection's search reads from the environment (the Bible's and each document collection's). */
+export function retrievalSettingsFrom(
+  settings: Pick<Settings, "TOP_K" | "CANDIDATE_MULTIPLIER" | "MAX_KEYWORD_ONLY" | "MIN_SIMILARITY">,
+): Pick<HybridSearchSettings, "topK" | "candidateMultiplier" | "maxKeywordOnly" | "minSimilarity"> {
+  return {
+    topK: settings.TOP_K,
+    candidateMultiplier: settings.CANDIDATE_MULTIPLIER,
+    maxKeywordOnly: settings.MAX_KEYWORD_ONLY,
+    minSimilarity: settings.MIN_SIMILARITY,
+  };
+}
+
+export function searchSettingsFrom(settings: Settings, overrides: Partial<SearchSettings> = {}): SearchSettings {
+  return { ...DEFAULT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings), ...overrides };
+}
+
+/**
+ * Builds the search engine from the store: verses and their persisted terms (the BM25
+ * index is rebuilt from them, so it exists whenever the verses do) and the vectors of the
+ * embedder the index was built with.
+ */
+export async function loadEngine(
+  store: IndexStore,
+  settings: Settings,
+  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope"> & { searchSettings?: Partial<SearchSettings> } = {},
+): Promise<LoadedEngine> {
+  const stored = await store.loadIndexedVerses();
+  // One string per distinct term: split() makes a copy of each occurrence (≈ 10 MB a worker).
+  const interned = new Map<string, string>();
+  const intern = (term: string) => interned.get(term) ?? (interned.set(term, term), term);
+  const verses: EngineVerse[] = stored.map(({ id: _id, ord: _ord, canonical: _canonical, terms, ...verse }) => ({
+    ...verse,
+    terms: terms.split(" ").filter(Boolean).map(intern),
+  }));
+  interned.clear();
+
+  const { embedder, reason } = await loadServingEmbedder(store, settings);
+  let matrix: Float32Array | undefined;
+  let denseOffReason = reason;
+  if (embedder) {
+    const vectors = await store.loadVectors(vectorKey(embedder));
+    if (vectors.size === 0) {
+      denseOffReason = "os vetores ainda não foram calculados (rode a indexação)";
+    } else {
+      matrix = vectorMatrix(stored, vectors, embedder.dimensions);
+    }
+  }
+  const sources = new Set(stored.map((verse) => verse.source));
+  const engine = new SearchEngine(
+    verses,
+    matrix,
+    {
+      embedder: matrix ? embedder : undefined,
+      denseUnavailableReason: denseOffReason,
+      primarySource: sources.has(PRIMARY_SOURCE) ? PRIMARY_SOURCE : stored[0]?.source,
+      ...extra,
+    },
+    searchSettingsFrom(settings, extra.searchSettings),
+  );
+  return { engine, embedder: matrix ? embedder : undefined, denseOffReason: matrix ? undefined : denseOffReason, lexicalReady: true };
+}
+
+async function loadServingEmbedder(store: IndexStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
+  const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
+  if (choice.kind === "none") return { reason: choice.reason };
+  if (choice.kind === "lsa") {
+    const fingerprint = await store.getManifest("corpus_fingerprint");
+    const embedder = fingerprint ? await loadStoredLsa(store, fingerprint) : undefined;
+    return embedder ? { embedder } : { reason: "o modelo semântico do corpus ainda não foi treinado (rode a indexação)" };
+  }
+  return transformersOrReason(choice.model);
+}

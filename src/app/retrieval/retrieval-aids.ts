@@ -1,0 +1,50 @@
+import { loadCrossReferences } from "../../adapters/sources/cross-references-file.js";
+import { loadLexicon } from "../../adapters/sources/lexicon-files.js";
+import type { CrossReferenceIndex } from "../../core/bible/cross-references.js";
+import type { ScopeGateData } from "../../core/retrieval/scope/gate.js";
+import type { CrossLinks, QueryExpander } from "../../core/retrieval/engine.js";
+import { loadScopeResources } from "./scope.js";
+
+export interface RetrievalAids {
+  expander?: QueryExpander;
+  crossLinks?: CrossLinks;
+  /** The out-of-scope gate's lexicons and classifier (resources/scope/). */
+  scope?: ScopeGateData;
+  /** OpenBible.info links whole (with their end verses), for `/api/verses`. */
+  crossReferences?: CrossReferenceIndex;
+}
+
+/** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
+const EXPANSIONS_PER_WORD = 16;
+
+/**
+ * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion)
+ * and OpenBible.info cross references (links between verses). Both ship in resources/.
+ */
+export async function loadRetrievalAids(): Promise<RetrievalAids> {
+  const [lexicon, crossReferences, scope] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources()]);
+  const expander: QueryExpander = {
+    expand: (word) => {
+      // Verb↔noun partners first, then synonyms each followed by its own partners
+      // ("medo" → "temor" → "temer": the Bible says "não temas" where the asker says "medo").
+      const synonyms = lexicon.synonyms(word);
+      const expansions = [...lexicon.related(word), ...synonyms.flatMap((synonym) => [synonym, ...lexicon.related(synonym)])];
+      return [...new Set(expansions)].filter((candidate) => candidate !== word).slice(0, EXPANSIONS_PER_WORD);
+    },
+  };
+  return {
+    expander,
+    crossReferences,
+    scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
+    crossLinks: {
+      strongest: (book, chapter, verse, limit) =>
+        crossReferences.strongest(book, chapter, verse, limit).map((link) => ({
+          book: link.book,
+          chapter: link.chapter,
+          verse: link.verse,
+          votes: link.votes,
+        })),
+      inboundVotes: (book, chapter, verse) => crossReferences.inboundVotes(book, chapter, verse),
+    },
+  };
+}

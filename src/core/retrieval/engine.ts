@@ -1,0 +1,696 @@
+import { analyze, analyzeTokens, foldAccents, SHORT_STEM_RULE, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { bookByCode } from "../bible/books.js";
+import type { ContextText, Verse } from "../types.js";
+import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
+import type { Embedder } from "../index/embedder.js";
+import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
+import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
+import { Bm25Index, type WeightedTerm } from "./bm25.js";
+import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from "./fusion.js";
+import { wordBigrams } from "./phrases.js";
+import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
+import { reciprocalRankFusion, RRF_K } from "./rrf.js";
+import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
+
+export type { SearchMode };
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
+
+/** A verse as the engine holds it (the store's row, minus storage details). */
+export interface EngineVerse extends Omit<Verse, "canonical">, ContextText {
+  terms: readonly string[];
+}
+
+/** A verse found for a query: the verse (its book name canonical) and how it was found. */
+export interface SearchResult extends Omit<EngineVerse, "terms"> {
+  /** Compact coordinate, e.g. "MAT 5:44" (USFX book code). */
+  ref: string;
+  /** Canonical Portuguese reference, e.g. "Mateus 5:44". */
+  reference: string;
+  via: Via[];
+  matchedTerms: string[];
+  score: number;
+  lexicalScore?: number;
+  similarity?: number;
+}
+
+export interface ReferenceLookup {
+  text: string;
+  start: number;
+  end: number;
+  reference: string;
+  ok: boolean;
+  message?: string;
+}
+
+export interface SearchResponse {
+  query: string;
+  mode: SearchMode;
+  results: SearchResult[];
+  references: ReferenceLookup[];
+  /** Plain-Portuguese notes about how the answer was produced (degraded modes). */
+  notices: string[];
+  /** Whether the Bible has anything to say about the question (the out-of-scope gate), when the gate is loaded. */
+  scope?: ScopeDecision;
+}
+
+export interface SearchSettings extends HybridSearchSettings {
+  /** Weight of the phrase (bigram) signal added to the BM25 score. */
+  phraseWeight: number;
+  /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
+  exactWeight: number;
+  /** Stems this short (or shorter) are collision-prone: matched mainly by the exact word. */
+  shortStemLength: number;
+  /** Weight of a collision-prone short stem (its exact word keeps weight 1). */
+  shortStemWeight: number;
+  /**
+   * The exact word takes over only when the corpus has enough of it: "medo" (133 verses)
+   * carries itself, while "amar" (16) still needs its stem to meet "amai".
+   */
+  shortStemMinExactDf: number;
+  /** Weight of lexicon expansions relative to the asker's own words. */
+  expansionWeight: number;
+  /** At most this many expansions (that the corpus uses) per query word. */
+  expansionsPerWord: number;
+  /** How many of the top fused hits pull in their strongest cross references. */
+  crossrefSeeds: number;
+  crossrefWeight: number;
+  crossrefMinVotes: number;
+  /** Strength of the "verses readers link to" prior on fused scores (0 turns it off). */
+  priorWeight: number;
+  /** The same prior applied to BM25 scores before the lexical ranking is cut. */
+  lexicalPriorWeight: number;
+  /**
+   * BM25's first hit is kept first when its score is at least this multiple of the second's
+   * (a confident lexical hit, such as a quoted verse); 0 turns it off.
+   */
+  confidentLexicalRatio: number;
+  /** Weight of question-frame words ("parábola", "história", "versículo"); see query-frame.ts. 1 turns it off. */
+  frameWordWeight: number;
+  /** How many of the first fused hits bring their neighbouring verses in (0 turns it off). */
+  neighbourSeeds: number;
+  neighbourWeight: number;
+  /** Verses taken on each side of a seed (same book). */
+  neighbourSpan: number;
+  /**
+   * Topical questions ("o que a Bíblia diz sobre X?", "versículos sobre X", "X na Bíblia"; see
+   * query-frame.ts) are searched as a theme: X alone, plus a list of the verses about X that
+   * readers link to most. Weight of that list in the fusion (0 turns the lever off).
+   */
+  themeWeight: number;
+  /** The same list for questions without a topical frame (0: only framed questions get it). */
+  unframedThemeWeight: number;
+  /** The same list for first-person feelings and situations ("estou com medo do futuro"; query-frame.ts). */
+  situationThemeWeight: number;
+  /** How many BM25 hits of the theme (own words and expansions) the list is drawn from. */
+  themeDepth: number;
+  /** How strongly BM25 counts in the list's order against reader votes (score^exponent × votes prior). */
+  themeLexicalExponent: number;
+  /** The reader prior on fused scores for framed themes (the quotation prior stays priorWeight). */
+  themePriorWeight: number;
+  /** How many of the theme list's first verses bring in the verses readers link them to, and that list's weight. */
+  themeLinkSeeds: number;
+  /** Weight, in the theme list's query, of corpus words of the theme word's derivational family ("ansiedade" → "ansiosos"); 0 turns it off. */
+  themeFamilyWeight: number;
+  /**
+   * For framed themes: the dense side's weight (their words are rarely the verses' words) and the
+   * confident-lexical ratio (0: a verse repeating the theme word is not a quotation to put first);
+   * negative: as for any question.
+   */
+  themeDenseWeight: number;
+  themeConfidentLexicalRatio: number;
+  themeLinkWeight: number;
+}
+
+/**
+ * Defaults measured on the dev queries with `pastor eval` (see docs/RETRIEVAL.md for the
+ * table of what each lever did); generic settings, never rules for particular questions.
+ */
+export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
+  ...DEFAULT_HYBRID_SETTINGS,
+  phraseWeight: 0.5,
+  exactWeight: 0,
+  shortStemLength: SHORT_STEM_RULE.maxLength,
+  shortStemWeight: 0.3,
+  shortStemMinExactDf: SHORT_STEM_RULE.minExactDf,
+  expansionWeight: 0.3,
+  expansionsPerWord: 5,
+  denseWeight: 0.85,
+  crossrefSeeds: 3,
+  crossrefWeight: 0.5,
+  crossrefMinVotes: 5,
+  priorWeight: 0.25,
+  lexicalPriorWeight: 0,
+  confidentLexicalRatio: 1.2,
+  frameWordWeight: 0.3,
+  neighbourSeeds: 5,
+  neighbourWeight: 0.2,
+  neighbourSpan: 2,
+  themeWeight: 3,
+  unframedThemeWeight: 0,
+  situationThemeWeight: 0.75,
+  themeDepth: 200,
+  themeLexicalExponent: 0.5,
+  themePriorWeight: 1,
+  themeLinkSeeds: 3,
+  themeFamilyWeight: 1,
+  themeDenseWeight: 1.2,
+  themeConfidentLexicalRatio: 0,
+  themeLinkWeight: 0.5,
+};
+
+export interface QueryExpander {
+  /** Other words worth searching for a query word (synonyms, verb↔noun partners). */
+  expand(word: string): readonly string[];
+}
+
+export interface CrossLinks {
+  /** Verses strongly linked from a verse, strongest first. */
+  strongest(book: string, chapter: number, verse: number, limit: number): readonly { book: string; chapter: number; verse: number; votes: number }[];
+  /** How much readers link to a verse (sum of votes of links pointing at it). */
+  inboundVotes(book: string, chapter: number, verse: number): number;
+}
+
+export interface EngineDependencies {
+  embedder?: Embedder;
+  /** Why there is no dense side, when there is none (shown to the user). */
+  denseUnavailableReason?: string;
+  expander?: QueryExpander;
+  crossLinks?: CrossLinks;
+  /** Which source answers explicit references and is searched by default. */
+  primarySource?: string;
+  /** The out-of-scope gate's lexicons and classifier; without them no decision is made. */
+  scope?: ScopeGateData;
+}
+
+const KEY_SEPARATOR = "|";
+/** An expansion term in more than this share of verses is too common to help. */
+const MAX_EXPANSION_DOC_SHARE = 0.01;
+
+export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
+  return [source, book, chapter, verse].join(KEY_SEPARATOR);
+}
+
+/**
+ * The retrieval engine over one loaded corpus: explicit references by metadata first, then
+ * BM25 (verse text, phrase bigrams, weighted expansions) and dense similarity (context
+ * windows), fused by rank with the lexical-only quota. Pure apart from the embedder call.
+ */
+export class SearchEngine {
+  private readonly lexical: Bm25Index;
+  private readonly phrases: Bm25Index;
+  private exactIndex: Bm25Index | undefined;
+  private readonly dense: DenseSide;
+  private readonly builtVersifications = new Map<string, Versification>();
+  private readonly byKey = new Map<string, number>();
+  private readonly versification = new Map<string, Map<string, number[]>>();
+  private readonly restoreAccents: AccentRestorer;
+  /** Per document, 0..1: log inbound cross-reference votes, normalised. */
+  private readonly prior: Float32Array | undefined;
+  readonly primarySource: string | undefined;
+  private corpusVocabulary: CorpusVocabulary | undefined;
+
+  constructor(
+    readonly verses: readonly EngineVerse[],
+    vectorMatrix: Float32Array | undefined,
+    private readonly deps: EngineDependencies = {},
+    readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
+  ) {
+    this.lexical = new Bm25Index(verses.map((verse) => verse.terms), { k1: settings.bm25K1, b: settings.bm25B });
+    this.phrases = new Bm25Index(verses.map((verse) => (verse.text === "" ? [] : wordBigrams(verse.text))));
+    this.dense = denseSide(vectorMatrix, deps.embedder, verses.length, {
+      unavailable: deps.denseUnavailableReason,
+      mismatch: "os vetores guardados não correspondem aos versículos do índice; reindexe",
+    });
+    verses.forEach((verse, doc) => {
+      this.byKey.set(coordinateKey(verse.source, verse.book, verse.chapter, verse.verse), doc);
+      let books = this.versification.get(verse.source);
+      if (!books) this.versification.set(verse.source, (books = new Map()));
+      let chapters = books.get(verse.book);
+      if (!chapters) books.set(verse.book, (chapters = []));
+      chapters[verse.chapter - 1] = Math.max(chapters[verse.chapter - 1] ?? 0, verse.verseEnd);
+    });
+    this.primarySource = deps.primarySource ?? verses[0]?.source;
+    this.restoreAccents = buildAccentRestorer(verses);
+    if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
+    this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
+    if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
+  }
+
+  private familyIndex: Map<string, Set<string>> | undefined;
+
+  /** Derivational root → the analysed terms of the corpus words sharing it (built on first use). */
+  private families(): Map<string, Set<string>> {
+    if (this.familyIndex) return this.familyIndex;
+    const families = new Map<string, Set<string>>();
+    const words = new Set<string>();
+    for (const verse of this.verses) for (const word of splitWords(verse.text)) words.add(word);
+    for (const word of words) {
+      const root = derivationalRoot(foldAccents(word));
+      if (!root) continue;
+      const terms = analyze(word);
+      if (terms.length !== 1) continue;
+      let family = families.get(root);
+      if (!family) families.set(root, (family = new Set()));
+      family.add(terms[0]!);
+    }
+    this.familyIndex = families;
+    return families;
+  }
+
+  /** The exact-word index, built on first use (only the exact-word settings need it). */
+  private exact(): Bm25Index {
+    this.exactIndex ??= new Bm25Index(this.verses.map((verse) => tokenize(verse.text)));
+    return this.exactIndex;
+  }
+
+  /** The corpus statistics the out-of-scope gate reads (verse documents, stems and exact words). */
+  vocabulary(): CorpusVocabulary {
+    this.corpusVocabulary ??= {
+      documentCount: this.lexical.documentCount,
+      termFrequency: (term) => this.lexical.documentFrequency(term),
+      wordFrequency: (word) => this.exact().documentFrequency(word),
+      wordsOfTerm: wordsByTerm(this.verses.map((verse) => verse.text)),
+      analyze: (text) => analyzeTokens(text, this.restoreAccents),
+    };
+    return this.corpusVocabulary;
+  }
+
+  get denseAvailable(): boolean {
+    return denseAvailable(this.dense);
+  }
+
+  get size(): number {
+    return this.verses.length;
+  }
+
+  versificationOf(source = this.primarySource): Versification {
+    const books = source ? this.versification.get(source) : undefined;
+    return new Map([...(books ?? new Map<string, number[]>())].map(([book, chapters]) => [book, Array.from(chapters, (n) => n ?? 0)]));
+  }
+
+  /** `versificationOf`, built once per source for the engine's own reads (never handed out). */
+  private versificationFor(source: string): Versification {
+    let built = this.builtVersifications.get(source);
+    if (!built) this.builtVersifications.set(source, (built = this.versificationOf(source)));
+    return built;
+  }
+
+  /** Looks a verse up by coordinate in a source (the primary one by default). */
+  verseAt(book: string, chapter: number, verse: number, source = this.primarySource): EngineVerse | undefined {
+    if (!source) return undefined;
+    const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
+    return doc === undefined ? undefined : this.verses[doc];
+  }
+
+  /**
+   * Coordinates of a verse's context window: up to `size` non-empty neighbours on each side,
+   * same source and book, crossing chapters (the rule the indexer used for the window text).
+   */
+  windowCoordinates(
+    book: string,
+    chapter: number,
+    verse: number,
+    size: number,
+    source = this.primarySource,
+  ): { book: string; chapter: number; verse: number; verseEnd: number }[] {
+    if (!source) return [];
+    const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
+    if (doc === undefined) return [];
+    const at = (i: number) => this.verses[i];
+    const sameBook = (i: number) => at(i)?.source === source && at(i)?.book === book;
+    const before: number[] = [];
+    for (let i = doc - 1; i >= 0 && sameBook(i) && before.length < size; i--) if (at(i)!.text !== "") before.unshift(i);
+    const after: number[] = [];
+    for (let i = doc + 1; i < this.verses.length && sameBook(i) && after.length < size; i++) if (at(i)!.text !== "") after.push(i);
+    return [...before, doc, ...after].map((i) => {
+      const v = at(i)!;
+      return { book: v.book, chapter: v.chapter, verse: v.verse, verseEnd: v.verseEnd };
+    });
+  }
+
+  async search(query: string, options: { k?: number; mode?: SearchMode } = {}): Promise<SearchResponse> {
+    const k = options.k ?? this.settings.topK;
+    const { mode, notices } = effectiveMode(options.mode ?? "hybrid", this.dense);
+
+    const { lookups, docs: referenceDocs } = this.resolveReferences(query);
+    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
+    if (results.length >= k) return this.withScope({ query, mode, results, references: lookups, notices });
+
+    const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
+    const found = await this.rank(remainder, mode, k);
+    const seen = new Set(referenceDocs);
+    for (const hit of found) {
+      if (results.length >= k) break;
+      if (seen.has(hit.doc)) continue;
+      results.push(this.toResult(hit.doc, hit.via, hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
+    }
+    return this.withScope({ query, mode, results, references: lookups, notices });
+  }
+
+  /** The response with the out-of-scope gate's decision, when the gate is loaded. */
+  private withScope(response: SearchResponse): SearchResponse {
+    const scope = this.deps.scope;
+    if (!scope) return response;
+    const hasReference = response.references.some((reference) => reference.ok);
+    return {
+      ...response,
+      scope: decideScope({ ...scope, vocabulary: this.vocabulary() }, { question: response.query, hasReference, results: response.results }),
+    };
+  }
+
+  private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
+    const lookups: ReferenceLookup[] = [];
+    const docs: number[] = [];
+    const source = this.primarySource;
+    if (!source) return { lookups, docs };
+    const versification = this.versificationFor(source);
+    for (const match of findQueryReferences(query)) {
+      for (const reference of match.references) {
+        const validity = validateReference(reference, versification);
+        const lookup: ReferenceLookup = {
+          text: match.text,
+          start: match.start,
+          end: match.end,
+          reference: formatReference(reference),
+          ok: validity.ok,
+        };
+        if (!validity.ok) {
+          lookup.message = validity.message;
+          lookups.push(lookup);
+          continue;
+        }
+        lookups.push(lookup);
+        for (const coordinate of expandReference(reference, versification)) {
+          const doc = this.byKey.get(coordinateKey(source, coordinate.book, coordinate.chapter, coordinate.verse));
+          if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
+        }
+      }
+    }
+    return { lookups, docs };
+  }
+
+  /** The asker's own analysed terms (weight 1) and the lexicon expansions (lower weight). */
+  private lexicalQuery(query: string): { own: WeightedTerm[]; expansions: WeightedTerm[]; exact: WeightedTerm[] } {
+    const tokens = analyzeTokens(query, this.restoreAccents);
+    const own = tokens.map((token) => token.term);
+    const expansions: WeightedTerm[] = [];
+    const expander = this.deps.expander;
+    if (expander && this.settings.expansionWeight > 0) {
+      const taken = new Set(own);
+      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
+      for (const word of splitWords(query)) {
+        let added = 0;
+        for (const related of expander.expand(word)) {
+          if (added >= this.settings.expansionsPerWord) break;
+          // Only expansions the corpus uses, and not so common that they carry no signal.
+          const candidates = analyze(related).filter((term) => !taken.has(term));
+          const usable = candidates.filter((term) => {
+            const df = this.lexical.documentFrequency(term);
+            return df > 0 && df <= maxDf;
+          });
+          if (usable.length === 0 || usable.length !== candidates.length) continue;
+          for (const term of usable) {
+            taken.add(term);
+            expansions.push({ term, weight: this.settings.expansionWeight });
+          }
+          added++;
+        }
+      }
+    }
+    // Short stems collide across word families ("medo" and "mediu" both stem to "med",
+    // "luto" and "lutar" to "lut"): for those, the exact word carries the match and the
+    // stem only a share of it.
+    const shortStem = (token: { term: string; surface: string }) =>
+      token.term.length <= this.settings.shortStemLength &&
+      token.surface !== token.term &&
+      this.exact().documentFrequency(token.surface) >= this.settings.shortStemMinExactDf;
+    const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(query) : new Set<string>();
+    const ownTerms = tokens.map((token) => ({
+      term: token.term,
+      weight: (shortStem(token) ? this.settings.shortStemWeight : 1) * (frame.has(token.surface) ? this.settings.frameWordWeight : 1),
+    }));
+    const exact = tokens.flatMap((token) => {
+      const weight = shortStem(token) ? 1 : this.settings.exactWeight;
+      return weight > 0 ? [{ term: token.surface, weight }] : [];
+    });
+    return { own: ownTerms, expansions, exact };
+  }
+
+  private lexicalHits(query: string, limit: number): Map<number, { score: number; matchedTerms: string[] }> {
+    const scores = new Map<number, { score: number; matchedTerms: string[] }>();
+    const { own, expansions, exact } = this.lexicalQuery(query);
+    // Expansions, exact-word and phrase signals only refine a query that has words of its
+    // own: a stopword-only query gives nothing.
+    if (own.length === 0) return scores;
+    for (const hit of this.lexical.search([...own, ...expansions], limit * 4)) {
+      scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
+    }
+    for (const hit of exact.length > 0 ? this.exact().search(exact, limit * 4) : []) {
+      const entry = scores.get(hit.doc);
+      if (entry) entry.score += hit.score;
+      else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
+    }
+    if (this.settings.phraseWeight > 0) {
+      const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(query) : new Set<string>();
+      const bigrams = wordBigrams(query)
+        .filter((bigram) => !bigram.split(" ").some((word) => frame.has(word)))
+        .map((term) => ({ term, weight: this.settings.phraseWeight }));
+      for (const hit of this.phrases.search(bigrams, limit * 4)) {
+        const entry = scores.get(hit.doc);
+        if (entry) entry.score += hit.score;
+        else scores.set(hit.doc, { score: hit.score, matchedTerms: [] });
+      }
+    }
+    return scores;
+  }
+
+  private async rank(asked: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
+    const depth = k * this.settings.candidateMultiplier;
+    const theme = this.settings.themeWeight > 0 ? themeOf(asked) : undefined;
+    // A framed theme is searched by itself: the frame ("o que a Bíblia diz sobre") names no content.
+    const query = theme ?? asked;
+    const lexicalScores = mode === "dense" ? new Map() : this.lexicalHits(query, depth);
+    const prior = this.prior;
+    const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
+    const withPrior = (score: number, doc: number) => (lexicalPrior > 0 ? score * (1 + lexicalPrior * prior![doc]!) : score);
+    const lexical = [...lexicalScores.entries()]
+      .filter(([doc]) => this.verses[doc]!.text !== "")
+      .sort((a, b) => withPrior(b[1].score, b[0]) - withPrior(a[1].score, a[0]) || a[0] - b[0])
+      .slice(0, depth)
+      .map(([doc, entry]) => ({ doc, ...entry }));
+    const denseQuery = () => (this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query);
+    const dense = mode === "lexical" ? [] : await denseHits(this.dense, denseQuery(), depth, this.settings.minSimilarity);
+    if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
+    if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
+
+    const lists: { name: string; items: { doc: number }[]; weight: number }[] = [
+      { name: LEXICAL, items: lexical, weight: this.settings.lexicalWeight },
+      { name: DENSE, items: dense, weight: theme !== undefined && this.settings.themeDenseWeight >= 0 ? this.settings.themeDenseWeight : this.settings.denseWeight },
+    ];
+    const keyOfDoc = (item: { doc: number }) => String(item.doc);
+    const fuse = () => reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
+    let fused = fuse();
+    // More lists built from the first fused hits: the verses readers link them to, and the
+    // verses around them (a story or an argument runs over several verses).
+    const seeds = (count: number) => fused.slice(0, count).map((item) => item.item.doc);
+    const themeWeight =
+      theme !== undefined
+        ? this.settings.themeWeight
+        : isSituation(asked) && this.settings.situationThemeWeight > 0
+          ? this.settings.situationThemeWeight
+          : this.settings.unframedThemeWeight;
+    const themed = themeWeight > 0 ? this.themeCandidates(query, depth) : [];
+    // A theme's first verses also bring in the verses readers link them to ("ansiedade":
+    // 1 Peter 5:7 → Philippians 4:6, which says "ansiosos").
+    const themeSeeds = themeWeight > 0 ? themed.slice(0, this.settings.themeLinkSeeds).map((item) => item.doc) : [];
+    const linked = this.crossReferenceCandidates([...new Set([...seeds(this.settings.crossrefSeeds), ...themeSeeds])]);
+    const neighbours = this.neighbourCandidates(seeds(this.settings.neighbourSeeds));
+    const linkWeight = themeSeeds.length > 0 ? Math.max(this.settings.crossrefWeight, this.settings.themeLinkWeight) : this.settings.crossrefWeight;
+    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: linkWeight });
+    if (neighbours.length > 0) lists.push({ name: "context", items: neighbours, weight: this.settings.neighbourWeight });
+    if (themed.length > 0) lists.push({ name: "theme", items: themed, weight: themeWeight });
+    if (lists.length > 2) fused = fuse();
+    const priorWeight = theme !== undefined ? this.settings.themePriorWeight : this.settings.priorWeight;
+    if (prior && priorWeight > 0) {
+      fused = fused
+        .map((item, order) => ({ item: { ...item, score: item.score * (1 + priorWeight * prior[item.item.doc]!) }, order }))
+        .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
+        .map(({ item }) => item);
+    }
+    const confidence = theme !== undefined && this.settings.themeConfidentLexicalRatio >= 0 ? this.settings.themeConfidentLexicalRatio : this.settings.confidentLexicalRatio;
+    if (confidence > 0 && lexical.length > 0) {
+      const first = lexical[0]!;
+      const second = lexical[1];
+      if (!second || first.score >= confidence * second.score) {
+        const at = fused.findIndex((item) => item.item.doc === first.doc);
+        if (at > 0) fused = [fused[at]!, ...fused.slice(0, at), ...fused.slice(at + 1)];
+      }
+    }
+    const similarity = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
+    return applyKeywordOnlyQuota(fused, this.settings.maxKeywordOnly, k).map((item) => {
+      const doc = Number(item.key);
+      const lexicalEntry = lexicalScores.get(doc);
+      return {
+        doc,
+        score: item.score,
+        via: item.via as Via[],
+        matchedTerms: lexicalEntry?.matchedTerms ?? [],
+        lexicalScore: lexicalEntry?.score,
+        similarity: similarity.get(doc),
+      };
+    });
+  }
+
+  /**
+   * The verses about a theme that readers link to most: the theme's BM25 hits (own words and
+   * lexicon expansions, `themeDepth` deep) ordered by normalised BM25^exponent × the reader
+   * prior (log inbound OpenBible votes). "ansiedade" brings Philippians 4:6 and 1 Peter 5:7
+   * before the verses that merely say "ansioso".
+   */
+  private themeCandidates(theme: string, limit: number): { doc: number }[] {
+    const prior = this.prior;
+    if (!prior) return [];
+    const { own, expansions } = this.lexicalQuery(theme);
+    if (own.length === 0) return [];
+    if (this.settings.themeFamilyWeight > 0) {
+      const taken = new Set([...own.map((t) => t.term), ...expansions.map((t) => t.term)]);
+      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
+      for (const word of splitWords(theme)) {
+        for (const term of this.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
+          if (taken.has(term)) continue;
+          const df = this.lexical.documentFrequency(term);
+          if (df === 0 || df > maxDf) continue;
+          taken.add(term);
+          expansions.push({ term, weight: this.settings.themeFamilyWeight });
+        }
+      }
+    }
+    const hits = this.lexical.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
+    const top = hits[0]?.score ?? 0;
+    if (top <= 0) return [];
+    const exponent = this.settings.themeLexicalExponent;
+    return hits
+      .map((hit) => ({ doc: hit.doc, score: Math.pow(hit.score / top, exponent) * prior[hit.doc]! }))
+      .filter((hit) => hit.score > 0)
+      .sort((a, b) => b.score - a.score || a.doc - b.doc)
+      .slice(0, limit)
+      .map(({ doc }) => ({ doc }));
+  }
+
+  /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */
+  private neighbourCandidates(seeds: readonly number[]): { doc: number }[] {
+    const out: { doc: number }[] = [];
+    const seen = new Set(seeds);
+    for (const seed of seeds) {
+      const verse = this.verses[seed]!;
+      for (let offset = 1; offset <= this.settings.neighbourSpan; offset++) {
+        for (const doc of [seed - offset, seed + offset]) {
+          const near = this.verses[doc];
+          if (!near || seen.has(doc) || near.text === "" || near.source !== verse.source || near.book !== verse.book) continue;
+          seen.add(doc);
+          out.push({ doc });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Verses strongly linked (reader votes) from the seed documents, strongest first. */
+  private crossReferenceCandidates(seeds: readonly number[]): { doc: number }[] {
+    const links = this.deps.crossLinks;
+    if (!links || seeds.length === 0) return [];
+    const candidates: { doc: number; strength: number }[] = [];
+    const seen = new Set(seeds);
+    seeds.forEach((seed, rank) => {
+      const verse = this.verses[seed]!;
+      for (const link of links.strongest(verse.book, verse.chapter, verse.verse, 8)) {
+        if (link.votes < this.settings.crossrefMinVotes) continue;
+        const doc = this.byKey.get(coordinateKey(verse.source, link.book, link.chapter, link.verse));
+        if (doc === undefined || seen.has(doc) || this.verses[doc]!.text === "") continue;
+        seen.add(doc);
+        candidates.push({ doc, strength: link.votes / (rank + 1) });
+      }
+    });
+    return candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+  }
+
+  private toResult(doc: number, via: Via[], matchedTerms: string[], score: number, lexicalScore?: number, similarity?: number): SearchResult {
+    const { terms: _terms, ...verse } = this.verses[doc]!;
+    const range = verse.verseEnd > verse.verse ? `${verse.verse}-${verse.verseEnd}` : String(verse.verse);
+    const name = bookByCode(verse.book)?.name ?? verse.bookName;
+    const result: SearchResult = {
+      ...verse,
+      ref: `${verse.book} ${verse.chapter}:${range}`,
+      reference: `${name} ${verse.chapter}:${range}`,
+      bookName: name,
+      via,
+      matchedTerms,
+      score,
+    };
+    if (lexicalScore !== undefined) result.lexicalScore = lexicalScore;
+    if (similarity !== undefined) result.similarity = similarity;
+    return result;
+  }
+}
+
+interface RankedHit {
+  doc: number;
+  score: number;
+  via: Via[];
+  matchedTerms: string[];
+  lexicalScore?: number | undefined;
+  similarity?: number | undefined;
+}
+
+/**
+ * Portuguese derivational suffixes that turn a quality or feeling into its noun or adjective
+ * ("ansiedade" / "ansiosos", "paciência" / "pacientes"); folded, longest first. Snowball keeps
+ * such families apart ("ansiedad" ≠ "ansios").
+ */
+const DERIVATIONAL_SUFFIXES = ["edades", "idades", "edade", "idade", "encias", "ancias", "encia", "ancia", "entes", "antes", "ente", "ante", "osos", "osas", "oso", "osa", "ezas", "eza"];
+const MIN_ROOT = 4;
+
+/** The root of a folded word under one derivational suffix, or undefined when none applies. */
+export function derivationalRoot(word: string): string | undefined {
+  for (const suffix of DERIVATIONAL_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_ROOT) return word.slice(0, -suffix.length);
+  }
+  return undefined;
+}
+
+function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
+  const votes = verses.map((verse) => links.inboundVotes(verse.book, verse.chapter, verse.verse));
+  const max = Math.log1p(Math.max(0, ...votes));
+  return Float32Array.from(votes, (v) => (max > 0 ? Math.log1p(Math.max(0, v)) / max : 0));
+}
+
+/** The query with the reference spans blanked out, so "o que diz João 3:16?" searches "o que diz". */
+function stripSpans(query: string, spans: readonly { start: number; end: number }[]): string {
+  let out = query;
+  for (const span of [...spans].sort((a, b) => b.start - a.start)) {
+    out = `${out.slice(0, span.start)} ${out.slice(span.end)}`;
+  }
+  return out;
+}
+
+/**
+ * Learns, from the corpus vocabulary, the accented spelling of words people type without
+ * accents: the most frequent accented word folding to it ("coracao" → "coração"). A word
+ * the corpus itself has unaccented is left alone.
+ */
+export function buildAccentRestorer(verses: readonly { text: string }[]): AccentRestorer {
+  const counts = new Map<string, number>();
+  for (const verse of verses) for (const word of splitWords(verse.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const best = new Map<string, { word: string; count: number }>();
+  for (const [word, count] of counts) {
+    const folded = foldAccents(word);
+    if (folded === word) continue;
+    const current = best.get(folded);
+    if (!current || count > current.count) best.set(folded, { word, count });
+  }
+  return (word) => {
+    const candidate = best.get(word);
+    if (!candidate) return word;
+    return (counts.get(word) ?? 0) >= candidate.count ? word : candidate.word;
+  };
+}

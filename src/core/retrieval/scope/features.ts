@@ -1,0 +1,330 @@
+/**
+ * What a question's words say about whether the corpus can answer it: for each content word,
+ * whether the corpus (or a close spelling of it) knows it, how focal it is there (idf), whether
+ * it is a real Portuguese word at all, and what WordNet says it names (a food, a feeling, a
+ * machine…). Pure: the corpus statistics, the dictionary and the topic lexicon are passed in.
+ */
+import { analyzeWord, foldAccents, splitWords, type AnalyzedToken } from "../../analysis/index.js";
+import { isStopword } from "../../analysis/stopwords.js";
+import type { TopicLexicon } from "./topics.js";
+
+/** Document statistics of the collection the question is asked of (Bible or documents). */
+export interface CorpusVocabulary {
+  readonly documentCount: number;
+  /** Documents whose analysed terms include this term (stem). */
+  termFrequency(term: string): number;
+  /** Documents containing this folded word exactly. */
+  wordFrequency(foldedWord: string): number;
+  /** The folded corpus words that analyse to a term ("amai", "amar" for "ama"). */
+  wordsOfTerm(term: string): readonly string[];
+  /** The question's analysed tokens as the collection's lexical side sees them (accents restored). */
+  analyze(text: string): AnalyzedToken[];
+}
+
+/** Which stems are words of the language (a dictionary's stems), to tell a typo from a word. */
+export interface WordList {
+  hasStem(stem: string): boolean;
+}
+
+/**
+ * known: the collection has it; typo: a misspelling of a collection word; related: the
+ * collection lacks it but has a synonym or verb↔noun partner of it ("solidão" → "sozinho");
+ * foreign: a real Portuguese word the collection never uses; nonword: neither (a brand, a
+ * foreign word, a typo too far from anything).
+ */
+export type WordStatus = "known" | "typo" | "related" | "foreign" | "nonword";
+
+/** One content word of the question and what the corpus and the lexicons say of it. */
+export interface WordEvidence {
+  word: string;
+  term: string;
+  status: WordStatus;
+  /** Documents with the term (for a typo: with the corrected spelling). */
+  documentFrequency: number;
+  /** 0..1: idf of the term over the largest possible idf (1 = a word the corpus lacks). */
+  specificity: number;
+  /** The corpus word a typo was read as, or the related word the corpus uses. */
+  correctedTo?: string;
+  /** WordNet lexicographer files of the word, with shares. */
+  lexnames: ReadonlyMap<string, number>;
+  domains: ReadonlySet<string>;
+}
+
+/**
+ * Words that ask about the question rather than name its subject ("como", "fazer", "melhor"):
+ * never evidence either way. Kept short and generic on purpose.
+ */
+const QUESTION_WORDS = new Set(
+  [
+    "como", "qual", "quais", "quanto", "quantos", "quantas", "quando", "onde", "porque", "quem", "oque",
+    "fazer", "faço", "faz", "ser", "ter", "tem", "pode", "posso", "devo", "deve", "saber", "quero", "queria",
+    "gostaria", "preciso", "melhor", "bom", "boa", "dizer", "diz", "fala", "falar", "explique", "explica",
+    "explicar", "me", "sobre", "ajuda", "ajudar", "hoje", "agora", "coisa", "coisas", "favor", "alguém", "alguem",
+    "vai", "vou", "ir", "fica", "ficar", "dá", "dar", "usar", "certo", "errado", "tudo",
+  ].map((word) => foldAccents(word)),
+);
+
+/**
+ * "reprovei", "perdi", "sofri": a verb in the first person of the past tells the asker's own
+ * story. Read from the word's form, checked against the WordNet verb its infinitive names.
+ */
+function isFirstPersonPreterite(word: string, evidence: readonly WordEvidence[]): boolean {
+  const folded = foldAccents(word.toLowerCase());
+  if (!/^\p{L}{3,}(?:ei|i)$/u.test(folded)) return false;
+  const entry = evidence.find((item) => item.word === folded);
+  if (!entry) return false;
+  return [...entry.lexnames.keys()].some((name) => name.startsWith("verb."));
+}
+
+/** A question of conduct ("é pecado…", "posso…?", "um cristão pode…"): what a pastor is asked. */
+const MORAL_FRAME =
+  /^\s*(?:e\s+)?(?:e\s+(?:certo|errado|pecado|correto|licito)|devo|posso|podemos|um\s+cristao\s+pode|tudo\s+bem|como\s+(?:devo|posso)|o\s+que\s+(?:devo|posso)\s+fazer)\b|\be\s+(?:certo|errado|pecado|correto|licito)\s*\??\s*$/u;
+
+/** Coping with something ("como lidar com…", "superar", "encontrar forças"): a pastor's question whatever the thing is. */
+const COPING_FRAME =
+  /\b(?:lidar\s+com|superar|vencer|enfrentar|suportar|aguentar|largar|livrar|sair\s+d[aoe]s?|forcas?|consolo|conforto|o\s+que\s+fazer\s+com|como\s+viver\s+com|como\s+perdoar)\b/u;
+
+const FIRST_PERSON = new Set(
+  ["eu", "meu", "minha", "meus", "minhas", "estou", "sinto", "tenho", "sou", "comigo", "mim", "ando", "fui", "perdi", "tô", "to", "tou", "tava", "estava", "consigo", "preciso"].map(foldAccents),
+);
+
+/** Prefix of the word-cue features: each analysed word of the question, learned as evidence either way. */
+export const CUE_PREFIX = "cue:";
+
+/** The question's content words (stopwords, numbers and question words out), each once. */
+export function contentTokens(question: string, vocabulary: CorpusVocabulary): AnalyzedToken[] {
+  const seen = new Set<string>();
+  return vocabulary.analyze(question).filter((token) => {
+    if (QUESTION_WORDS.has(token.surface) || token.surface.length < 2 || seen.has(token.term)) return false;
+    seen.add(token.term);
+    return true;
+  });
+}
+
+/**
+ * The vocabulary of a collection held as texts with their analysed terms (document chunks):
+ * term and exact-word document frequencies, built once on first use.
+ */
+export function textVocabulary(
+  documents: readonly { text: string; terms: readonly string[] }[],
+  analyzeText: (text: string) => AnalyzedToken[],
+): CorpusVocabulary {
+  let termDf: Map<string, number> | undefined;
+  let wordDf: Map<string, number> | undefined;
+  const count = (lists: Iterable<Iterable<string>>) => {
+    const df = new Map<string, number>();
+    for (const list of lists) for (const item of new Set(list)) df.set(item, (df.get(item) ?? 0) + 1);
+    return df;
+  };
+  return {
+    documentCount: documents.length,
+    termFrequency: (term) => (termDf ??= count(documents.map((doc) => doc.terms))).get(term) ?? 0,
+    wordFrequency: (word) => (wordDf ??= count(documents.map((doc) => splitWords(doc.text).map((w) => foldAccents(w))))).get(word) ?? 0,
+    wordsOfTerm: wordsByTerm(documents.map((doc) => doc.text)),
+    analyze: analyzeText,
+  };
+}
+
+/** A lookup from each term to the folded words of the texts that analyse to it (built once per collection). */
+export function wordsByTerm(texts: readonly string[]): (term: string) => readonly string[] {
+  let map: Map<string, string[]> | undefined;
+  const all = texts;
+  return (term) => {
+    if (!map) {
+      map = new Map();
+      const seen = new Set<string>();
+      for (const text of all) {
+        for (const word of splitWords(text)) {
+          if (seen.has(word)) continue;
+          seen.add(word);
+          const key = analyzeWord(word);
+          const folded = foldAccents(word);
+          const list = map.get(key);
+          if (!list) map.set(key, [folded]);
+          else if (!list.includes(folded)) list.push(folded);
+        }
+      }
+    }
+    return map.get(term) ?? [];
+  };
+}
+
+/**
+ * Whether a word that only shares its stem with corpus words is of their family: Snowball
+ * cuts "relatividade" to the stem of "relatar" and "teoria" to that of "teor", which are not
+ * the same words at all. A common prefix of most of the word's length is asked for.
+ */
+function sameFamily(word: string, corpusWords: readonly string[]): boolean {
+  const needed = Math.max(3, Math.ceil(word.length * 0.7));
+  return corpusWords.some((other) => {
+    let common = 0;
+    while (common < word.length && common < other.length && word[common] === other[common]) common++;
+    return common >= needed;
+  });
+}
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyzç";
+
+/** A corpus word one edit away (deletion, substitution, insertion, transposition), most frequent first. */
+function closeCorpusWord(word: string, vocabulary: CorpusVocabulary): { word: string; df: number } | undefined {
+  if (word.length < 4) return undefined;
+  let best: { word: string; df: number } | undefined;
+  const consider = (candidate: string) => {
+    if (candidate === word) return;
+    const df = vocabulary.wordFrequency(candidate);
+    if (df > 0 && (!best || df > best.df)) best = { word: candidate, df };
+  };
+  for (let i = 0; i < word.length; i++) {
+    consider(word.slice(0, i) + word.slice(i + 1));
+    if (i + 1 < word.length) consider(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+    for (const letter of LETTERS) consider(word.slice(0, i) + letter + word.slice(i + 1));
+  }
+  for (let i = 0; i <= word.length; i++) for (const letter of LETTERS) consider(word.slice(0, i) + letter + word.slice(i));
+  return best;
+}
+
+export interface ScopeLexicons {
+  words: WordList;
+  topics: TopicLexicon;
+  /** Synonyms and verb↔noun partners of a word (OpenWordNet-PT), as the query expansion uses them. */
+  related?(word: string): readonly string[];
+}
+
+/** The evidence for each content word of a question. */
+export function wordEvidence(question: string, vocabulary: CorpusVocabulary, lexicons: ScopeLexicons): WordEvidence[] {
+  const n = Math.max(1, vocabulary.documentCount);
+  const maxIdf = Math.log(1 + n / 0.5);
+  const specificity = (df: number) => Math.min(1, Math.log(1 + n / Math.max(0.5, df)) / maxIdf);
+  return contentTokens(question, vocabulary).map((token) => {
+    const exactDf = vocabulary.wordFrequency(token.surface);
+    const stemDf = exactDf > 0 || sameFamily(token.surface, vocabulary.wordsOfTerm(token.term)) ? vocabulary.termFrequency(token.term) : 0;
+    const df = Math.max(stemDf, exactDf);
+    const topics = lexicons.topics.topics(token.term, token.surface);
+    const base = { word: token.surface, term: token.term, lexnames: topics?.lexnames ?? new Map(), domains: topics?.domains ?? new Set<string>() };
+    if (df > 0) return { ...base, status: "known" as const, documentFrequency: df, specificity: specificity(df) };
+    const real = lexicons.words.hasStem(token.term) || topics !== undefined;
+    for (const other of lexicons.related?.(token.surface) ?? []) {
+      const otherTerm = analyzeWord(other.toLowerCase());
+      const otherDf = vocabulary.termFrequency(otherTerm);
+      if (otherDf > 0) return { ...base, status: "related" as const, documentFrequency: otherDf, specificity: specificity(otherDf), correctedTo: other };
+    }
+    const close = real ? undefined : closeCorpusWord(token.surface, vocabulary);
+    if (close) {
+      const closeDf = vocabulary.termFrequency(analyzeWord(close.word)) || close.df;
+      return { ...base, status: "typo" as const, documentFrequency: closeDf, specificity: specificity(closeDf), correctedTo: close.word };
+    }
+    return { ...base, status: real ? ("foreign" as const) : ("nonword" as const), documentFrequency: 0, specificity: 1 };
+  });
+}
+
+/** Lexname groups used as features: what kind of thing the question's words name. */
+export const LEXNAME_FEATURES: Readonly<Record<string, readonly string[]>> = {
+  food: ["noun.food", "verb.consumption"],
+  artifact: ["noun.artifact"],
+  possession: ["noun.possession", "verb.possession"],
+  feeling: ["noun.feeling", "verb.emotion"],
+  state: ["noun.state"],
+  person: ["noun.person"],
+  group: ["noun.group"],
+  communication: ["noun.communication", "verb.communication"],
+  act: ["noun.act"],
+  cognition: ["noun.cognition", "verb.cognition"],
+  body: ["noun.body", "verb.body"],
+  time: ["noun.time"],
+  quantity: ["noun.quantity"],
+  location: ["noun.location"],
+  nature: ["noun.plant", "noun.animal", "noun.object", "noun.phenomenon", "noun.substance", "verb.weather"],
+  event: ["noun.event", "verb.competition"],
+  creation: ["verb.creation", "verb.change", "verb.contact"],
+  social: ["verb.social", "noun.relation", "noun.motive"],
+  attribute: ["noun.attribute"],
+};
+
+const LEXNAME_GROUP = new Map<string, string>();
+for (const [group, names] of Object.entries(LEXNAME_FEATURES)) for (const name of names) LEXNAME_GROUP.set(name, group);
+
+/** The names of the numeric features, in model order. */
+export const FEATURE_NAMES: readonly string[] = [
+  "noContent",
+  "unknownShare",
+  "foreignShare",
+  "nonwordShare",
+  "knownIdfCoverage",
+  "maxKnownSpecificity",
+  "meanKnownSpecificity",
+  "firstPerson",
+  "moralFrame",
+  "copingFrame",
+  "number",
+  "unknownName",
+  "relatedShare",
+  ...Object.keys(LEXNAME_FEATURES).map((group) => `lex:${group}`),
+  ...Object.keys(LEXNAME_FEATURES).map((group) => `unknown:${group}`),
+  "bestHitCoverage",
+  "agreement",
+];
+
+export interface RetrievalEvidence {
+  /** 0..1: the largest share of the question's idf mass that one retrieved passage matched. */
+  bestHitCoverage: number;
+  /** Share of the top results that both the lexical and the dense side found (0..1). */
+  agreement: number;
+}
+
+/** Numeric features of one question (named as in {@link FEATURE_NAMES}). */
+export function scopeFeatures(question: string, words: readonly WordEvidence[], retrieval?: RetrievalEvidence): Record<string, number> {
+  const features: Record<string, number> = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0]));
+  const count = words.length;
+  features.firstPerson = splitWords(question).some((word) => FIRST_PERSON.has(foldAccents(word)) || isFirstPersonPreterite(word, words)) ? 1 : 0;
+  // A year, a price or a quantity: the Bible's numbers come as references, which are decided apart.
+  features.number = /\d{3,}|\d+[.,]\d+|\d+\s*(?:%|reais|r\$|kg|km|mb|gb)/iu.test(question) ? 1 : 0;
+  const folded = foldAccents(question.toLowerCase());
+  features.moralFrame = MORAL_FRAME.test(folded) ? 1 : 0;
+  features.copingFrame = COPING_FRAME.test(folded) ? 1 : 0;
+  if (count === 0) {
+    features.noContent = 1;
+    return features;
+  }
+  const known = words.filter((word) => word.status === "known" || word.status === "typo");
+  // A name the collection never mentions ("Orlando", "Git"): Bible names are all in the text.
+  const names = new Set((question.match(/(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/gu) ?? []).map((name) => foldAccents(name.toLowerCase())));
+  features.unknownName = words.some((word) => word.status !== "known" && word.status !== "typo" && names.has(word.word)) ? 1 : 0;
+  const reachable = known.length + words.filter((word) => word.status === "related").length;
+  features.unknownShare = (count - reachable) / count;
+  features.relatedShare = (reachable - known.length) / count;
+  features.foreignShare = words.filter((word) => word.status === "foreign").length / count;
+  features.nonwordShare = words.filter((word) => word.status === "nonword").length / count;
+  const totalIdf = words.reduce((sum, word) => sum + word.specificity, 0);
+  features.knownIdfCoverage = totalIdf > 0 ? known.reduce((sum, word) => sum + word.specificity, 0) / totalIdf : 0;
+  features.maxKnownSpecificity = known.reduce((max, word) => Math.max(max, word.specificity), 0);
+  features.meanKnownSpecificity = known.length > 0 ? known.reduce((sum, word) => sum + word.specificity, 0) / known.length : 0;
+  for (const word of words) {
+    const unknown = word.status !== "known" && word.status !== "typo";
+    for (const [lexname, share] of word.lexnames) {
+      const group = LEXNAME_GROUP.get(lexname);
+      if (!group) continue;
+      features[`lex:${group}`]! += share / count;
+      // What kind of thing the words the collection lacks name: a food or a machine points
+      // away from the Bible, a feeling or a state of life does not.
+      if (unknown) features[`unknown:${group}`]! += share / count;
+    }
+  }
+  // Word cues: every analysed content word ("receita", "comprar", "triste"); the classifier
+  // learns which of them point which way. Question words stay out ("quanto tempo dura o
+  // luto?" is a pastor's question): they are never evidence either way.
+  for (const word of splitWords(question)) {
+    const folded = foldAccents(word);
+    if (folded.length < 2 || isFunctionWord(folded) || /^\d+$/u.test(folded)) continue;
+    features[`${CUE_PREFIX}${analyzeWord(word)}`] = 1;
+  }
+  if (retrieval) {
+    features.bestHitCoverage = retrieval.bestHitCoverage;
+    features.agreement = retrieval.agreement;
+  }
+  return features;
+}
+
+/** Whether a folded word is a stopword or question word (for callers listing evidence). */
+export function isFunctionWord(foldedWord: string): boolean {
+  return isStopword(foldedWord) || QUESTION_WORDS.has(foldedWord);
+}

@@ -1,0 +1,172 @@
+/**
+ * The out-of-scope gate: before any answer is generated, decides whether the collection has
+ * anything to say about the question, without an LLM, and says why. Pure: composes the word
+ * evidence (features.ts), the learned classifier (logistic.ts) and two rules that take
+ * precedence (an explicit reference, or a question that names the Bible or the faith).
+ */
+import { foldAccents, splitWords } from "../../analysis/index.js";
+import { contributions, predict, type LogisticModel } from "./logistic.js";
+import { scopeFeatures, wordEvidence, type CorpusVocabulary, type RetrievalEvidence, type ScopeLexicons, type WordEvidence } from "./features.js";
+
+/** The shipped classifier and the probability above which a question is refused. */
+export interface ScopeModel extends LogisticModel {
+  /** P(out of scope) at or above this refuses. */
+  threshold: number;
+}
+
+export type ScopeRule = "reference" | "faith_word" | "no_content" | "model";
+
+export interface ScopeReasons {
+  rule: ScopeRule;
+  /** Words the collection knows, most specific first (these carried the question in). */
+  carried: { word: string; documents: number }[];
+  /** Words the collection does not know at all (real words, or not words of the language). */
+  foreign: string[];
+  /** Misspellings read as a collection word. */
+  typos: { word: string; as: string }[];
+  /** The faith words that kept the question in scope (rule faith_word). */
+  faithWords: string[];
+  /** What WordNet says the words name (lexicographer groups and domains), strongest first. */
+  topics: string[];
+  /** Passages both retrieval sides agreed on. */
+  supporting: string[];
+  /** The features that weighed most in the classifier's decision (+ towards refusing). */
+  weighed: { feature: string; contribution: number }[];
+}
+
+export interface ScopeDecision {
+  inScope: boolean;
+  /** 0.5..1: how sure the decision is. */
+  confidence: number;
+  /** The classifier's probability that the question is out of scope (0 under a rule). */
+  outOfScopeProbability: number;
+  reasons: ScopeReasons;
+}
+
+/** A retrieved passage as the gate reads it: which sides found it, the terms it matched, its reference. */
+export interface ScopePassage {
+  via: readonly string[];
+  matchedTerms: readonly string[];
+  reference: string;
+}
+
+export interface ScopeInput {
+  question: string;
+  /** The question holds an explicit, valid reference ("Jo 3:16"). */
+  hasReference?: boolean;
+  /** The passages retrieval found for the question, best first. */
+  results?: readonly ScopePassage[];
+}
+
+/** The gate's data, apart from the collection: the lexicons and the fitted classifier. */
+export interface ScopeGateData {
+  lexicons: ScopeLexicons;
+  model: ScopeModel;
+}
+
+export interface ScopeGateDependencies extends ScopeGateData {
+  vocabulary: CorpusVocabulary;
+}
+
+/**
+ * Words that name the Bible or the Christian faith: a question holding one is about the Bible
+ * even when the answer is that it says nothing ("a Bíblia fala de dinossauros?"). Generic
+ * words of the domain, folded; ambiguous ones ("céu", "pastor", "santo", "graça") left out.
+ */
+const FAITH_WORDS = new Set(
+  [
+    "deus", "deuses", "jesus", "cristo", "bíblia", "bíblico", "bíblica", "bíblicos", "bíblicas", "escritura", "escrituras",
+    "versículo", "versículos", "evangelho", "evangelhos", "igreja", "igrejas", "fé", "oração", "orações", "orar", "oro",
+    "rezar", "pecado", "pecados", "pecar", "pequei", "salvação", "espírito", "cristão", "cristã", "cristãos", "cristãs",
+    "crente", "crentes", "cristianismo", "apóstolo", "apóstolos", "profeta", "profetas", "anjo", "anjos", "demônio",
+    "demônios", "diabo", "satanás", "inferno", "batismo", "batizar", "culto", "dízimo", "evangélico", "evangélica",
+    "católico", "católica", "religião", "milagre", "milagres", "ressurreição", "messias", "testamento", "salmo", "salmos",
+    "mandamento", "mandamentos", "discípulo", "discípulos", "louvor", "adoração", "espiritual", "jejum", "gênesis",
+    "apocalipse", "provérbios", "fariseus", "parábola", "parábolas", "sacerdote", "profecia", "profecias", "arrebatamento", "eternidade",
+  ].map((word) => foldAccents(word)),
+);
+
+export function faithWordsOf(question: string): string[] {
+  return [...new Set(splitWords(question).map((word) => foldAccents(word)).filter((word) => FAITH_WORDS.has(word)))];
+}
+
+/** The evidence the gate weighs for a question: its words, the classifier's features, and the rule that decides it, if any. */
+export function scopeEvidence(
+  deps: Omit<ScopeGateDependencies, "model">,
+  input: ScopeInput,
+): { words: WordEvidence[]; features: Record<string, number>; supporting: string[]; rule: Exclude<ScopeRule, "model"> | undefined; faithWords: string[] } {
+  const words = wordEvidence(input.question, deps.vocabulary, deps.lexicons);
+  const retrieval = input.results ? retrievalEvidenceOf(input.results, words) : undefined;
+  const features = scopeFeatures(input.question, words, retrieval);
+  const faithWords = faithWordsOf(input.question);
+  const rule = input.hasReference ? "reference" : faithWords.length > 0 ? "faith_word" : words.length === 0 ? "no_content" : undefined;
+  return { words, features, supporting: retrieval?.supporting ?? [], rule, faithWords };
+}
+
+/** Decides whether the question is in scope, with the evidence for the decision. */
+export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): ScopeDecision {
+  const { words, features, supporting, rule, faithWords } = scopeEvidence(deps, input);
+  const reasons = describe(words, supporting);
+  if (rule) return ruled(rule, { ...reasons, faithWords });
+  const p = predict(deps.model, features);
+  const inScope = p < deps.model.threshold;
+  return {
+    inScope,
+    confidence: Number((inScope ? 1 - p : p).toFixed(4)),
+    outOfScopeProbability: Number(p.toFixed(4)),
+    reasons: { ...reasons, weighed: contributions(deps.model, features).slice(0, 4).map((entry) => ({ ...entry, contribution: Number(entry.contribution.toFixed(3)) })) },
+  };
+}
+
+function ruled(rule: Exclude<ScopeRule, "model">, reasons: ScopeReasons): ScopeDecision {
+  return { inScope: true, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
+}
+
+function describe(words: readonly WordEvidence[], supporting: readonly string[]): ScopeReasons {
+  const topicWeights = new Map<string, number>();
+  for (const word of words) {
+    for (const [lexname, share] of word.lexnames) topicWeights.set(lexname, (topicWeights.get(lexname) ?? 0) + share);
+    for (const domain of word.domains) topicWeights.set(`domínio:${domain}`, (topicWeights.get(`domínio:${domain}`) ?? 0) + 1);
+  }
+  return {
+    rule: "model",
+    carried: words
+      .filter((word) => word.status === "known" || word.status === "typo")
+      .sort((a, b) => b.specificity - a.specificity)
+      .map((word) => ({ word: word.correctedTo ?? word.word, documents: word.documentFrequency })),
+    foreign: words.filter((word) => word.status === "foreign" || word.status === "nonword").map((word) => word.word),
+    typos: words.filter((word) => word.status === "typo").map((word) => ({ word: word.word, as: word.correctedTo! })),
+    faithWords: [],
+    topics: [...topicWeights.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name]) => name),
+    supporting: [...supporting],
+    weighed: [],
+  };
+}
+
+/**
+ * What the retrieved passages say: how much of the question one passage covers (by the idf
+ * of the content words it matched) and how far the lexical and dense sides agree.
+ */
+export function retrievalEvidenceOf(
+  results: readonly ScopePassage[],
+  words: readonly WordEvidence[],
+  top = 6,
+): RetrievalEvidence & { supporting: string[] } {
+  const head = results.slice(0, top);
+  const confirmed = head.filter((result) => result.via.includes("lexical") && result.via.includes("dense"));
+  const total = words.reduce((sum, word) => sum + word.specificity, 0);
+  let best = 0;
+  for (const result of head) {
+    const matched = new Set(result.matchedTerms);
+    // A word the collection does not know can still "match" through a colliding stem ("teoria" → "teor").
+    const covered = words
+      .filter((word) => (word.status === "known" || word.status === "typo") && matched.has(word.term))
+      .reduce((sum, word) => sum + word.specificity, 0);
+    if (total > 0) best = Math.max(best, covered / total);
+  }
+  return {
+    bestHitCoverage: best,
+    agreement: head.length > 0 ? confirmed.length / head.length : 0,
+    supporting: confirmed.map((result) => result.reference),
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Chunking of documents: overlapping windows of words of the body, each prefixed with the
+ * document's title, the metadata block going into chunk 0 only. Pure.
+ */
+import type { DocumentChunk, DocumentPage, SplitDocument } from "../documents/types.js";
+
+export interface ChunkOptions {
+  /** Words per chunk (DB_CHUNK_WORDS), an integer ≥ 1. */
+  chunkWords: number;
+  /** Words shared by consecutive chunks (DB_CHUNK_OVERLAP), an integer ≥ 0 and < `chunkWords`. */
+  overlap: number;
+}
+
+export const DEFAULT_CHUNK_OPTIONS: Readonly<ChunkOptions> = Object.freeze({
+  chunkWords: 500,
+  overlap: 50,
+});
+
+/** Largest document content accepted, in UTF-16 code units (`string.length`). */
+export const MAX_CONTENT_CHARS = 4_000_000;
+
+/** Whether `content` is longer than `max` UTF-16 code units (the caller skips such documents). */
+export function isOversized(content: string, max: number = MAX_CONTENT_CHARS): boolean {
+  return content.length > max;
+}
+
+export type DocumentChunkErrorCode = "invalid_chunk_options" | "pages_mismatch";
+
+/** Error raised by the chunker; its message is user-facing (Portuguese). */
+export class DocumentChunkError extends Error {
+  readonly code: DocumentChunkErrorCode;
+  constructor(code: DocumentChunkErrorCode, message: string) {
+    super(message);
+    this.name = "DocumentChunkError";
+    this.code = code;
+  }
+}
+
+export interface ChunkInput {
+  sourceId: string;
+  /** Title known before parsing the block (row title, PDF metadata, file name). */
+  title?: string;
+  slug: string;
+  split: SplitDocument;
+  /** Pages of a paginated document, in order (their texts joined make the split content). */
+  pages?: DocumentPage[];
+}
+
+/** @throws {DocumentChunkError} `invalid_chunk_options` when the options are not usable. */
+export function validateChunkOptions(options: ChunkOptions): void {
+  const { chunkWords, overlap } = options;
+  if (!Number.isSafeInteger(chunkWords) || chunkWords < 1) {
+    throw new DocumentChunkError(
+      "invalid_chunk_options",
+      `tamanho de trecho inválido: ${String(chunkWords)} (use um inteiro >= 1 palavras)`,
+    );
+  }
+  if (!Number.isSafeInteger(overlap) || overlap < 0) {
+    throw new DocumentChunkError(
+      "invalid_chunk_options",
+      `sobreposição de trechos inválida: ${String(overlap)} (use um inteiro >= 0 palavras)`,
+    );
+  }
+  if (overlap >= chunkWords) {
+    throw new DocumentChunkError(
+      "invalid_chunk_options",
+      `sobreposição de trechos (${overlap}) deve ser menor que o tamanho do trecho (${chunkWords})`,
+    );
+  }
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((word) => word !== "");
+}
+
+function cleanTitle(title: string | undefined): string | undefined {
+  if (title === undefined) return undefined;
+  const clean = title.replace(/\s+/g, " ").trim();
+  return clean === "" ? undefined : clean;
+}
+
+/** Title of a document's chunks: the block's title, else the document's title, else its slug. */
+export function documentTitle(input: Pick<ChunkInput, "title" | "slug" | "split">): string {
+  return cleanTitle(input.split.meta?.title) ?? cleanTitle(input.title) ?? input.slug;
+}
+
+/**
+ * The body's words, and for paginated documents the page of each word.
+ *
+ * With pages, the words are the pages' words in order. The split was made on the joined
+ * content, so a metadata block (if any) sits at the start of the first page(s): the body's
+ * words are then a suffix of the pages' words, and the leading page words (the block and its
+ * markers) are dropped, so the block is indexed once, in chunk 0, through `metaText`. Without a
+ * block the body's words must be exactly the pages' words. Otherwise the inputs do not describe
+ * the same document and `pages_mismatch` is thrown.
+ */
+function bodyWords(
+  split: SplitDocument,
+  pages: readonly DocumentPage[] | undefined,
+): { words: string[]; pageOf?: number[]; blockPage?: number } {
+  const body = words(split.body);
+  if (pages === undefined) return { words: body };
+
+  const pageWords: string[] = [];
+  const pageOfAll: number[] = [];
+  for (const { page, text } of pages) {
+    for (const word of words(text)) {
+      pageWords.push(word);
+      pageOfAll.push(page);
+    }
+  }
+  const skip = pageWords.length - body.length;
+  // Leading page words may only be dropped when they are the metadata block.
+  let matches = skip === 0 || (skip > 0 && split.metaText !== undefined);
+  for (let i = 0; matches && i < body.length; i++) {
+    if (pageWords[skip + i] !== body[i]) matches = false;
+  }
+  if (!matches) {
+    throw new DocumentChunkError(
+      "pages_mismatch",
+      "o texto das páginas não corresponde ao corpo do documento",
+    );
+  }
+  return { words: body, pageOf: pageOfAll.slice(skip), blockPage: pageOfAll[0] };
+}
+
+/**
+ * Cuts a document into chunks of `chunkWords` words of its body, consecutive chunks sharing
+ * `overlap` words (windows start at 0, step, 2·step, … with step = chunkWords − overlap, and
+ * stop at the first window that reaches the last word, so no chunk is made only of the
+ * previous chunk's tail).
+ *
+ * Every chunk's `text` is `Título: {title}` on its first line, then, separated by a blank line,
+ * the metadata block (`split.metaText`, chunk 0 only), then the chunk's words joined by single
+ * spaces (`body`). A document with a block but an empty body gives a single chunk (title and
+ * block); a document with neither gives no chunk.
+ *
+ * Paginated documents (`pages`): see bodyWords; a chunk's `page` is the page of its first word
+ * and `pageEnd` the page of its last word when different. A chunk 0 without body words (block
+ * only) gets the page where the block is.
+ *
+ * @throws {DocumentChunkError} `invalid_chunk_options` for unusable options, `pages_mismatch`
+ *   when `pages` and `split` disagree.
+ */
+export function chunkDocument(
+  input: ChunkInput,
+  options: ChunkOptions = DEFAULT_CHUNK_OPTIONS,
+): DocumentChunk[] {
+  validateChunkOptions(options);
+  const { chunkWords, overlap } = options;
+  const title = documentTitle(input);
+  const metaText = input.split.metaText?.trim() ?? "";
+  const { words: all, pageOf, blockPage } = bodyWords(input.split, input.pages);
+  if (all.length === 0 && metaText === "") return [];
+
+  const titleLine = `Título: ${title}`;
+  const chunks: DocumentChunk[] = [];
+  const step = chunkWords - overlap;
+  for (let start = 0; ; start += step) {
+    const end = Math.min(start + chunkWords, all.length);
+    const body = all.slice(start, end).join(" ");
+    const parts = [titleLine];
+    if (chunks.length === 0 && metaText !== "") parts.push(metaText);
+    if (body !== "") parts.push(body);
+    const chunk: DocumentChunk = {
+      sourceId: input.sourceId,
+      chunk: chunks.length,
+      title,
+      text: parts.join("\n\n"),
+      body,
+    };
+    if (pageOf !== undefined) {
+      const page = end > start ? pageOf[start] : blockPage;
+      const pageEnd = end > start ? pageOf[end - 1] : undefined;
+      if (page !== undefined) chunk.page = page;
+      if (pageEnd !== undefined && pageEnd !== page) chunk.pageEnd = pageEnd;
+    }
+    chunks.push(chunk);
+    if (end >= all.length) break;
+  }
+  return chunks;
+}

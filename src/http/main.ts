@@ -1,0 +1,118 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { existsSync } from "node:fs";
+import type { ServerOptions } from "node:http";
+import path from "node:path";
+import { createProvider, providerConfigFromEnv } from "../adapters/chat/providers.js";
+import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
+import { StoreError } from "../adapters/index/store.js";
+import { openStore } from "../app/runtime.js";
+import { SearchPool } from "../app/grounding/search-pool.js";
+import { SearchService } from "../app/search-service.js";
+import { CollectionService } from "../app/collection-service.js";
+import type { Settings } from "../config/settings.js";
+import { findProjectRoot } from "../project-root.js";
+import { createApp } from "./app.js";
+import { createJsonLogger, type Logger } from "./logger.js";
+
+/**
+ * Node's own guards against slow clients: the headers within HEADERS_TIMEOUT_MS and the whole
+ * request within REQUEST_TIMEOUT_MS (a slowloris client is answered 408 and closed; the
+ * streamed response is not bounded by these), idle keep-alive sockets closed after
+ * KEEP_ALIVE_TIMEOUT_MS. The timeouts are checked every second at most.
+ */
+export function httpServerOptions(settings: Settings): ServerOptions {
+  const requestTimeout = settings.REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(settings.HEADERS_TIMEOUT_MS, requestTimeout);
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+}
+
+export interface RunningServer {
+  port: number;
+  service: SearchService;
+  collections: CollectionService;
+  /** The search workers (SEARCH_WORKERS ≥ 1); closed with the server. */
+  searchPool: SearchPool | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole product in one process: the API, the web app's static files (when built)
+ * and, with AUTO_INDEX, indexing in a background worker. The chat answers during indexing
+ * from what is already indexed.
+ */
+export async function startServer(settings: Settings, options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createJsonLogger();
+  const provider = createProvider(providerConfigFromEnv(options.env ?? process.env));
+  const store = await openStore(settings);
+  // With search workers the engine and its aids (lexicon, scope gate) live only in them.
+  const pool = settings.SEARCH_WORKERS > 0 ? new SearchPool(settings, settings.SEARCH_WORKERS, logger) : undefined;
+  const aids = pool ? {} : await loadRetrievalAids();
+  const service = new SearchService(store, settings, aids, logger, pool);
+  try {
+    await service.reload();
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  // With search workers the collections' searches (and the gate's data they need) live only in them too.
+  const collections = new CollectionService(settings, logger, undefined, pool?.collectionHost());
+  await collections.open();
+
+  const app = createApp({ service, provider, settings, collections, logger });
+  const webDist = path.join(findProjectRoot(), "web", "dist");
+  if (existsSync(webDist)) {
+    app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
+  }
+
+  // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
+  const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
+    const instance = serve(
+      { fetch: app.fetch, port: settings.PORT, hostname: process.env.HOST ?? "0.0.0.0", serverOptions: httpServerOptions(settings) },
+      () => resolve(instance),
+    );
+    instance.once("error", reject);
+  }).catch(async (error: unknown) => {
+    await service.close();
+    await collections.close();
+    await store.close();
+    throw error;
+  });
+  // A connection that sends nothing and receives nothing for IDLE_TIMEOUT_MS is closed.
+  server.setTimeout(settings.IDLE_TIMEOUT_MS);
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : settings.PORT;
+  logger.info("listening", { port, provider: provider.id, model: provider.model, store: store.kind, verses: service.answers?.size ?? 0, searchWorkers: settings.SEARCH_WORKERS });
+
+  if (settings.AUTO_INDEX) {
+    // Collections first: they are small next to the Bible, and a failing source only logs.
+    collections.reload().catch(() => undefined);
+    service.startIndexing().then(
+      (summary) => logger.info("indexed", { ms: summary.ms, versesIndexed: summary.versesIndexed, verses: summary.versesTotal }),
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        // Several replicas start together: one indexes, the others load its work when it is done.
+        if (error instanceof StoreError && error.code === "index_locked") logger.info("indexing left to another replica", { message });
+        else logger.error("indexing failed", { message });
+      },
+    );
+  }
+
+  return {
+    port,
+    service,
+    collections,
+    searchPool: pool,
+    async close() {
+      await service.close();
+      await collections.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    },
+  };
+}
