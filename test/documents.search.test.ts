@@ -167,6 +167,21 @@ describe("DocumentSearch: lexical silos", () => {
 });
 
 describe("DocumentSearch: lexical hits", () => {
+  it("runs the Bible's lexical side in each silo: plain BM25 by default, the phrase signal when its settings turn it on", async () => {
+    const chunks = collection([
+      { discipline: "teologia", slug: "deserto", content: "No deserto a vida pedia pão; pão e vida dependiam do maná, e a vida seguia." },
+      { discipline: "teologia", slug: "discurso", content: "Jesus disse em Cafarnaum: eu sou o pão da vida, quem vem a mim não terá fome." },
+      { discipline: "teologia", slug: "outra", content: "A oração da manhã e a leitura dos salmos." },
+    ]);
+    const plain = await new DocumentSearch(COLLECTION, chunks, undefined).search("pão da vida", { k: 2, mode: "lexical" });
+    expect(plain.results.map((hit) => hit.slug)).toEqual(["deserto", "discurso"]);
+    // The Bible's phrase weight: the chunk that says "pão da vida" in that order goes first.
+    const phrased = new DocumentSearch(COLLECTION, chunks, undefined, {}, settings({ phraseWeight: 0.5 }));
+    const { results } = await phrased.search("pão da vida", { k: 2, mode: "lexical" });
+    expect(results.map((hit) => hit.slug)).toEqual(["discurso", "deserto"]);
+    expect(results[0]!.lexicalScore!).toBeGreaterThan(plain.results[1]!.lexicalScore!);
+  });
+
   it("lists in matchedTerms only the query terms found in the chunk, in query order", async () => {
     const search = new DocumentSearch(
       COLLECTION,

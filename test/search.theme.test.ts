@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
-import { derivationalRoot } from "../src/core/retrieval/engine.js";
+import { derivationalRoot } from "../src/core/retrieval/lexical-side.js";
 import { isSituation, themeOf } from "../src/core/retrieval/query-frame.js";
 import { openBibleEngine } from "./support/bible-index.js";
 

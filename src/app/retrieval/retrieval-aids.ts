@@ -2,7 +2,8 @@ import { loadCrossReferences } from "../../adapters/sources/cross-references-fil
 import { loadLexicon } from "../../adapters/sources/lexicon-files.js";
 import type { CrossReferenceIndex } from "../../core/bible/cross-references.js";
 import type { ScopeGateData } from "../../core/retrieval/scope/gate.js";
-import type { CrossLinks, QueryExpander } from "../../core/retrieval/engine.js";
+import type { CrossLinks } from "../../core/retrieval/engine.js";
+import type { QueryExpander } from "../../core/retrieval/lexical-side.js";
 import { loadScopeResources } from "./scope.js";
 
 export interface RetrievalAids {

@@ -1,6 +1,7 @@
 /**
- * Hybrid search over one document collection: BM25 in lexical silos (one index per
- * discipline, so a word common in one discipline keeps its weight in another) and dense
+ * Hybrid search over one document collection: the lexical side in silos (one per discipline,
+ * so a word common in one discipline keeps its weight in another; the same `LexicalSide` as
+ * the Bible's, plain BM25 by default) and dense
  * similarity over the chunks' vectors, fused by rank (RRF) with the lexical-only quota.
  *
  * Scores of different silos are not comparable (each has its own IDF and average length),
@@ -10,18 +11,20 @@ import { analyze, analyzeTokens, foldAccents } from "../analysis/index.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
 import type { Embedder } from "../index/embedder.js";
-import { Bm25Index } from "./bm25.js";
 import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "./fusion.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
+import { LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
 import { documentKey, formatDocumentCitation } from "../documents/citation.js";
 import type { DocumentHit, IndexedChunk } from "../documents/types.js";
 
 export type DocumentSearchMode = SearchMode;
 
-export type DocumentSearchSettings = HybridSearchSettings;
+/** The hybrid search's settings and its lexical side's (phrases, exact words, expansions…). */
+export type DocumentSearchSettings = HybridSearchSettings & LexicalSettings;
 
-export const DEFAULT_DOCUMENT_SEARCH_SETTINGS: DocumentSearchSettings = DEFAULT_HYBRID_SETTINGS;
+/** Plain BM25 in every silo (no phrase, exact-word or expansion signal: not measured on lessons yet). */
+export const DEFAULT_DOCUMENT_SEARCH_SETTINGS: DocumentSearchSettings = { ...DEFAULT_HYBRID_SETTINGS, ...PLAIN_LEXICAL };
 
 export interface DocumentSearchDependencies {
   embedder?: Embedder;
@@ -51,10 +54,10 @@ export interface DocumentSearchResponse {
   scope?: ScopeDecision;
 }
 
-/** One discipline's lexical statistics: a BM25 index over its chunks alone. */
+/** One discipline's lexical statistics: a lexical side over its chunks alone. */
 interface Silo {
   discipline: string;
-  index: Bm25Index;
+  lexical: LexicalSide;
   /** Silo-local document id → position in the collection's chunk list. */
   docs: number[];
 }
@@ -98,7 +101,7 @@ export class DocumentSearch {
     readonly settings: DocumentSearchSettings = DEFAULT_DOCUMENT_SEARCH_SETTINGS,
   ) {
     this.chunks = chunks;
-    this.silos = buildSilos(chunks, { k1: settings.bm25K1, b: settings.bm25B });
+    this.silos = buildSilos(chunks, settings);
     chunks.forEach((chunk, doc) => {
       const key = documentKey(chunk.sourceId, chunk.chunk);
       if (!this.byKey.has(key)) this.byKey.set(key, doc);
@@ -157,11 +160,10 @@ export class DocumentSearch {
     }
 
     // A query with no searchable word (empty, stopwords only) finds nothing on either side.
-    const terms = analyze(query);
-    if (terms.length === 0 || k === 0) return respond([]);
+    if (analyze(query).length === 0 || k === 0) return respond([]);
 
     const depth = k * this.settings.candidateMultiplier;
-    const lexical = mode === "dense" ? [] : mergeSiloRankings(silos.map((silo) => searchSilo(silo, terms, depth)), depth);
+    const lexical = mode === "dense" ? [] : mergeSiloRankings(silos.map((silo) => searchSilo(silo, query, depth)), depth);
     let dense: DenseHit[] = [];
     if (mode !== "lexical") {
       const only = silos.length === this.silos.size ? undefined : new Set(silos.map((silo) => silo.discipline));
@@ -186,7 +188,7 @@ export class DocumentSearch {
 }
 
 /** One silo per discipline, in order of first appearance, each indexing its own chunks only. */
-function buildSilos(chunks: readonly IndexedChunk[], params: { k1: number; b: number }): Map<string, Silo> {
+function buildSilos(chunks: readonly IndexedChunk[], settings: LexicalSettings): Map<string, Silo> {
   const members = new Map<string, number[]>();
   chunks.forEach((chunk, doc) => {
     const docs = members.get(chunk.discipline);
@@ -195,11 +197,7 @@ function buildSilos(chunks: readonly IndexedChunk[], params: { k1: number; b: nu
   });
   const silos = new Map<string, Silo>();
   for (const [discipline, docs] of members) {
-    const index = new Bm25Index(
-      docs.map((doc) => chunks[doc]!.terms),
-      params,
-    );
-    silos.set(discipline, { discipline, index, docs });
+    silos.set(discipline, { discipline, lexical: new LexicalSide(docs.map((doc) => chunks[doc]!), settings), docs });
   }
   return silos;
 }
@@ -218,16 +216,16 @@ function looseName(name: string): string {
 }
 
 /**
- * A silo's BM25 ranking, mapped to collection positions. Every term Bm25Index reports as
- * matched contributed a score > 0 (its idf is always positive and the term is in the chunk),
- * so `matchedTerms` never lists a term that did not score.
+ * A silo's lexical ranking (best first, ties to the earlier chunk), mapped to collection
+ * positions. Every term reported as matched contributed a score > 0 (its idf is always
+ * positive and the term is in the chunk), so `matchedTerms` never lists a term that did not score.
  */
-function searchSilo(silo: Silo, terms: readonly string[], depth: number): LexicalHit[] {
-  const query = terms.map((term) => ({ term, weight: 1 }));
-  return silo.index
-    .search(query, depth)
-    .filter((hit) => hit.score > 0)
-    .map((hit) => ({ doc: silo.docs[hit.doc]!, score: hit.score, matchedTerms: hit.matchedTerms }));
+function searchSilo(silo: Silo, query: string, depth: number): LexicalHit[] {
+  return [...silo.lexical.hits(query, depth)]
+    .filter(([, hit]) => hit.score > 0)
+    .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
+    .slice(0, depth)
+    .map(([doc, hit]) => ({ doc: silo.docs[doc]!, score: hit.score, matchedTerms: hit.matchedTerms }));
 }
 
 /**

@@ -1,16 +1,15 @@
-import { analyze, analyzeTokens, foldAccents, SHORT_STEM_RULE, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { Embedder } from "../index/embedder.js";
-import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
+import type { CorpusVocabulary } from "./scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
-import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from "./fusion.js";
-import { wordBigrams } from "./phrases.js";
-import { frameWordsOf, isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
+import { isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
+import { derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
 
 export type { SearchMode };
 export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
@@ -53,24 +52,8 @@ export interface SearchResponse {
   scope?: ScopeDecision;
 }
 
-export interface SearchSettings extends HybridSearchSettings {
-  /** Weight of the phrase (bigram) signal added to the BM25 score. */
-  phraseWeight: number;
-  /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
-  exactWeight: number;
-  /** Stems this short (or shorter) are collision-prone: matched mainly by the exact word. */
-  shortStemLength: number;
-  /** Weight of a collision-prone short stem (its exact word keeps weight 1). */
-  shortStemWeight: number;
-  /**
-   * The exact word takes over only when the corpus has enough of it: "medo" (133 verses)
-   * carries itself, while "amar" (16) still needs its stem to meet "amai".
-   */
-  shortStemMinExactDf: number;
-  /** Weight of lexicon expansions relative to the asker's own words. */
-  expansionWeight: number;
-  /** At most this many expansions (that the corpus uses) per query word. */
-  expansionsPerWord: number;
+/** The Bible's settings: the hybrid search's, its lexical side's, and what only the Bible has (cross references, neighbours, themes, the reader prior). */
+export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
   /** How many of the top fused hits pull in their strongest cross references. */
   crossrefSeeds: number;
   crossrefWeight: number;
@@ -84,8 +67,6 @@ export interface SearchSettings extends HybridSearchSettings {
    * (a confident lexical hit, such as a quoted verse); 0 turns it off.
    */
   confidentLexicalRatio: number;
-  /** Weight of question-frame words ("parábola", "história", "versículo"); see query-frame.ts. 1 turns it off. */
-  frameWordWeight: number;
   /** How many of the first fused hits bring their neighbouring verses in (0 turns it off). */
   neighbourSeeds: number;
   neighbourWeight: number;
@@ -158,11 +139,6 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   themeLinkWeight: 0.5,
 };
 
-export interface QueryExpander {
-  /** Other words worth searching for a query word (synonyms, verb↔noun partners). */
-  expand(word: string): readonly string[];
-}
-
 export interface CrossLinks {
   /** Verses strongly linked from a verse, strongest first. */
   strongest(book: string, chapter: number, verse: number, limit: number): readonly { book: string; chapter: number; verse: number; votes: number }[];
@@ -183,8 +159,6 @@ export interface EngineDependencies {
 }
 
 const KEY_SEPARATOR = "|";
-/** An expansion term in more than this share of verses is too common to help. */
-const MAX_EXPANSION_DOC_SHARE = 0.01;
 
 export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
   return [source, book, chapter, verse].join(KEY_SEPARATOR);
@@ -196,18 +170,14 @@ export function coordinateKey(source: string, book: string, chapter: number, ver
  * windows), fused by rank with the lexical-only quota. Pure apart from the embedder call.
  */
 export class SearchEngine {
-  private readonly lexical: Bm25Index;
-  private readonly phrases: Bm25Index;
-  private exactIndex: Bm25Index | undefined;
+  private readonly lexical: LexicalSide;
   private readonly dense: DenseSide;
   private readonly builtVersifications = new Map<string, Versification>();
   private readonly byKey = new Map<string, number>();
   private readonly versification = new Map<string, Map<string, number[]>>();
-  private readonly restoreAccents: AccentRestorer;
   /** Per document, 0..1: log inbound cross-reference votes, normalised. */
   private readonly prior: Float32Array | undefined;
   readonly primarySource: string | undefined;
-  private corpusVocabulary: CorpusVocabulary | undefined;
 
   constructor(
     readonly verses: readonly EngineVerse[],
@@ -215,8 +185,7 @@ export class SearchEngine {
     private readonly deps: EngineDependencies = {},
     readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
   ) {
-    this.lexical = new Bm25Index(verses.map((verse) => verse.terms), { k1: settings.bm25K1, b: settings.bm25B });
-    this.phrases = new Bm25Index(verses.map((verse) => (verse.text === "" ? [] : wordBigrams(verse.text))));
+    this.lexical = new LexicalSide(verses, settings, { expander: deps.expander, restoreAccents: true });
     this.dense = denseSide(vectorMatrix, deps.embedder, verses.length, {
       unavailable: deps.denseUnavailableReason,
       mismatch: "os vetores guardados não correspondem aos versículos do índice; reindexe",
@@ -230,49 +199,13 @@ export class SearchEngine {
       chapters[verse.chapter - 1] = Math.max(chapters[verse.chapter - 1] ?? 0, verse.verseEnd);
     });
     this.primarySource = deps.primarySource ?? verses[0]?.source;
-    this.restoreAccents = buildAccentRestorer(verses);
-    if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
     if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
   }
 
-  private familyIndex: Map<string, Set<string>> | undefined;
-
-  /** Derivational root → the analysed terms of the corpus words sharing it (built on first use). */
-  private families(): Map<string, Set<string>> {
-    if (this.familyIndex) return this.familyIndex;
-    const families = new Map<string, Set<string>>();
-    const words = new Set<string>();
-    for (const verse of this.verses) for (const word of splitWords(verse.text)) words.add(word);
-    for (const word of words) {
-      const root = derivationalRoot(foldAccents(word));
-      if (!root) continue;
-      const terms = analyze(word);
-      if (terms.length !== 1) continue;
-      let family = families.get(root);
-      if (!family) families.set(root, (family = new Set()));
-      family.add(terms[0]!);
-    }
-    this.familyIndex = families;
-    return families;
-  }
-
-  /** The exact-word index, built on first use (only the exact-word settings need it). */
-  private exact(): Bm25Index {
-    this.exactIndex ??= new Bm25Index(this.verses.map((verse) => tokenize(verse.text)));
-    return this.exactIndex;
-  }
-
   /** The corpus statistics the out-of-scope gate reads (verse documents, stems and exact words). */
   vocabulary(): CorpusVocabulary {
-    this.corpusVocabulary ??= {
-      documentCount: this.lexical.documentCount,
-      termFrequency: (term) => this.lexical.documentFrequency(term),
-      wordFrequency: (word) => this.exact().documentFrequency(word),
-      wordsOfTerm: wordsByTerm(this.verses.map((verse) => verse.text)),
-      analyze: (text) => analyzeTokens(text, this.restoreAccents),
-    };
-    return this.corpusVocabulary;
+    return this.lexical.vocabulary();
   }
 
   get denseAvailable(): boolean {
@@ -389,87 +322,12 @@ export class SearchEngine {
     return { lookups, docs };
   }
 
-  /** The asker's own analysed terms (weight 1) and the lexicon expansions (lower weight). */
-  private lexicalQuery(query: string): { own: WeightedTerm[]; expansions: WeightedTerm[]; exact: WeightedTerm[] } {
-    const tokens = analyzeTokens(query, this.restoreAccents);
-    const own = tokens.map((token) => token.term);
-    const expansions: WeightedTerm[] = [];
-    const expander = this.deps.expander;
-    if (expander && this.settings.expansionWeight > 0) {
-      const taken = new Set(own);
-      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
-      for (const word of splitWords(query)) {
-        let added = 0;
-        for (const related of expander.expand(word)) {
-          if (added >= this.settings.expansionsPerWord) break;
-          // Only expansions the corpus uses, and not so common that they carry no signal.
-          const candidates = analyze(related).filter((term) => !taken.has(term));
-          const usable = candidates.filter((term) => {
-            const df = this.lexical.documentFrequency(term);
-            return df > 0 && df <= maxDf;
-          });
-          if (usable.length === 0 || usable.length !== candidates.length) continue;
-          for (const term of usable) {
-            taken.add(term);
-            expansions.push({ term, weight: this.settings.expansionWeight });
-          }
-          added++;
-        }
-      }
-    }
-    // Short stems collide across word families ("medo" and "mediu" both stem to "med",
-    // "luto" and "lutar" to "lut"): for those, the exact word carries the match and the
-    // stem only a share of it.
-    const shortStem = (token: { term: string; surface: string }) =>
-      token.term.length <= this.settings.shortStemLength &&
-      token.surface !== token.term &&
-      this.exact().documentFrequency(token.surface) >= this.settings.shortStemMinExactDf;
-    const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(query) : new Set<string>();
-    const ownTerms = tokens.map((token) => ({
-      term: token.term,
-      weight: (shortStem(token) ? this.settings.shortStemWeight : 1) * (frame.has(token.surface) ? this.settings.frameWordWeight : 1),
-    }));
-    const exact = tokens.flatMap((token) => {
-      const weight = shortStem(token) ? 1 : this.settings.exactWeight;
-      return weight > 0 ? [{ term: token.surface, weight }] : [];
-    });
-    return { own: ownTerms, expansions, exact };
-  }
-
-  private lexicalHits(query: string, limit: number): Map<number, { score: number; matchedTerms: string[] }> {
-    const scores = new Map<number, { score: number; matchedTerms: string[] }>();
-    const { own, expansions, exact } = this.lexicalQuery(query);
-    // Expansions, exact-word and phrase signals only refine a query that has words of its
-    // own: a stopword-only query gives nothing.
-    if (own.length === 0) return scores;
-    for (const hit of this.lexical.search([...own, ...expansions], limit * 4)) {
-      scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
-    }
-    for (const hit of exact.length > 0 ? this.exact().search(exact, limit * 4) : []) {
-      const entry = scores.get(hit.doc);
-      if (entry) entry.score += hit.score;
-      else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
-    }
-    if (this.settings.phraseWeight > 0) {
-      const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(query) : new Set<string>();
-      const bigrams = wordBigrams(query)
-        .filter((bigram) => !bigram.split(" ").some((word) => frame.has(word)))
-        .map((term) => ({ term, weight: this.settings.phraseWeight }));
-      for (const hit of this.phrases.search(bigrams, limit * 4)) {
-        const entry = scores.get(hit.doc);
-        if (entry) entry.score += hit.score;
-        else scores.set(hit.doc, { score: hit.score, matchedTerms: [] });
-      }
-    }
-    return scores;
-  }
-
   private async rank(asked: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
     const depth = k * this.settings.candidateMultiplier;
     const theme = this.settings.themeWeight > 0 ? themeOf(asked) : undefined;
     // A framed theme is searched by itself: the frame ("o que a Bíblia diz sobre") names no content.
     const query = theme ?? asked;
-    const lexicalScores = mode === "dense" ? new Map() : this.lexicalHits(query, depth);
+    const lexicalScores = mode === "dense" ? new Map() : this.lexical.hits(query, depth);
     const prior = this.prior;
     const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
     const withPrior = (score: number, doc: number) => (lexicalPrior > 0 ? score * (1 + lexicalPrior * prior![doc]!) : score);
@@ -550,22 +408,22 @@ export class SearchEngine {
   private themeCandidates(theme: string, limit: number): { doc: number }[] {
     const prior = this.prior;
     if (!prior) return [];
-    const { own, expansions } = this.lexicalQuery(theme);
+    const { own, expansions } = this.lexical.query(theme);
     if (own.length === 0) return [];
     if (this.settings.themeFamilyWeight > 0) {
       const taken = new Set([...own.map((t) => t.term), ...expansions.map((t) => t.term)]);
       const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
       for (const word of splitWords(theme)) {
-        for (const term of this.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
+        for (const term of this.lexical.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
           if (taken.has(term)) continue;
-          const df = this.lexical.documentFrequency(term);
+          const df = this.lexical.index.documentFrequency(term);
           if (df === 0 || df > maxDf) continue;
           taken.add(term);
           expansions.push({ term, weight: this.settings.themeFamilyWeight });
         }
       }
     }
-    const hits = this.lexical.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
+    const hits = this.lexical.index.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
     const top = hits[0]?.score ?? 0;
     if (top <= 0) return [];
     const exponent = this.settings.themeLexicalExponent;
@@ -642,22 +500,6 @@ interface RankedHit {
   similarity?: number | undefined;
 }
 
-/**
- * Portuguese derivational suffixes that turn a quality or feeling into its noun or adjective
- * ("ansiedade" / "ansiosos", "paciência" / "pacientes"); folded, longest first. Snowball keeps
- * such families apart ("ansiedad" ≠ "ansios").
- */
-const DERIVATIONAL_SUFFIXES = ["edades", "idades", "edade", "idade", "encias", "ancias", "encia", "ancia", "entes", "antes", "ente", "ante", "osos", "osas", "oso", "osa", "ezas", "eza"];
-const MIN_ROOT = 4;
-
-/** The root of a folded word under one derivational suffix, or undefined when none applies. */
-export function derivationalRoot(word: string): string | undefined {
-  for (const suffix of DERIVATIONAL_SUFFIXES) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_ROOT) return word.slice(0, -suffix.length);
-  }
-  return undefined;
-}
-
 function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
   const votes = verses.map((verse) => links.inboundVotes(verse.book, verse.chapter, verse.verse));
   const max = Math.log1p(Math.max(0, ...votes));
@@ -671,26 +513,4 @@ function stripSpans(query: string, spans: readonly { start: number; end: number 
     out = `${out.slice(0, span.start)} ${out.slice(span.end)}`;
   }
   return out;
-}
-
-/**
- * Learns, from the corpus vocabulary, the accented spelling of words people type without
- * accents: the most frequent accented word folding to it ("coracao" → "coração"). A word
- * the corpus itself has unaccented is left alone.
- */
-export function buildAccentRestorer(verses: readonly { text: string }[]): AccentRestorer {
-  const counts = new Map<string, number>();
-  for (const verse of verses) for (const word of splitWords(verse.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
-  const best = new Map<string, { word: string; count: number }>();
-  for (const [word, count] of counts) {
-    const folded = foldAccents(word);
-    if (folded === word) continue;
-    const current = best.get(folded);
-    if (!current || count > current.count) best.set(folded, { word, count });
-  }
-  return (word) => {
-    const candidate = best.get(word);
-    if (!candidate) return word;
-    return (counts.get(word) ?? 0) >= candidate.count ? word : candidate.word;
-  };
 }

@@ -1,0 +1,264 @@
+import { analyze, analyzeTokens, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
+import { Bm25Index, type WeightedTerm } from "./bm25.js";
+import { wordBigrams } from "./phrases.js";
+import { frameWordsOf } from "./query-frame.js";
+
+/**
+ * The lexical side of a collection's search, one for every collection (the Bible's verses, a
+ * discipline's chunks): BM25 over the units' analysed terms, plus what refines it, each
+ * switched by its weight — phrase bigrams, exact (unstemmed, folded) words for collision-prone
+ * short stems, lexicon expansions, question-frame words weighed down — and the asker's
+ * unaccented words restored to the corpus's spelling. Pure.
+ */
+export interface LexicalSettings {
+  bm25K1: number;
+  bm25B: number;
+  /** Weight of the phrase (bigram) signal added to the BM25 score (0: no phrase index). */
+  phraseWeight: number;
+  /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
+  exactWeight: number;
+  /** Stems this short (or shorter) are collision-prone: matched mainly by the exact word (0: off). */
+  shortStemLength: number;
+  /** Weight of a collision-prone short stem (its exact word keeps weight 1). */
+  shortStemWeight: number;
+  /**
+   * The exact word takes over only when the corpus has enough of it: "medo" (133 verses)
+   * carries itself, while "amar" (16) still needs its stem to meet "amai".
+   */
+  shortStemMinExactDf: number;
+  /** Weight of lexicon expansions relative to the asker's own words (0: none). */
+  expansionWeight: number;
+  /** At most this many expansions (that the corpus uses) per query word. */
+  expansionsPerWord: number;
+  /** Weight of question-frame words ("parábola", "versículo"…) on the lexical side (1: like any word). */
+  frameWordWeight: number;
+}
+
+/** Plain BM25 over the analysed terms: every refinement off. */
+export const PLAIN_LEXICAL: Omit<LexicalSettings, "bm25K1" | "bm25B"> = {
+  phraseWeight: 0,
+  exactWeight: 0,
+  shortStemLength: 0,
+  shortStemWeight: 1,
+  shortStemMinExactDf: 0,
+  expansionWeight: 0,
+  expansionsPerWord: 0,
+  frameWordWeight: 1,
+};
+
+export interface QueryExpander {
+  /** Other words worth searching for a query word (synonyms, verb↔noun partners). */
+  expand(word: string): readonly string[];
+}
+
+/** What the lexical side reads of a unit: its text and the analysed terms BM25 indexes. */
+export interface LexicalUnit {
+  text: string;
+  terms: readonly string[];
+}
+
+export interface LexicalOptions {
+  expander?: QueryExpander | undefined;
+  /** Restore the accents of words typed without them, learned from the units' texts ("coracao" → "coração"). */
+  restoreAccents?: boolean;
+}
+
+/** A unit's lexical score and the analysed terms it matched. */
+export interface LexicalScore {
+  score: number;
+  matchedTerms: string[];
+}
+
+/** The weighted terms of a query: the asker's own words, the lexicon's expansions, the exact words. */
+export interface LexicalQuery {
+  own: WeightedTerm[];
+  expansions: WeightedTerm[];
+  exact: WeightedTerm[];
+}
+
+/** An expansion term in more than this share of units is too common to help. */
+export const MAX_EXPANSION_DOC_SHARE = 0.01;
+
+export class LexicalSide {
+  /** BM25 over the analysed terms (stemmed, folded). */
+  readonly index: Bm25Index;
+  private readonly phrases: Bm25Index | undefined;
+  private exactIndex: Bm25Index | undefined;
+  private familyIndex: Map<string, Set<string>> | undefined;
+  private corpusVocabulary: CorpusVocabulary | undefined;
+  readonly restoreAccents: AccentRestorer | undefined;
+
+  constructor(
+    private readonly units: readonly LexicalUnit[],
+    readonly settings: LexicalSettings,
+    private readonly options: LexicalOptions = {},
+  ) {
+    this.index = new Bm25Index(
+      units.map((unit) => unit.terms),
+      { k1: settings.bm25K1, b: settings.bm25B },
+    );
+    this.phrases = settings.phraseWeight > 0 ? new Bm25Index(units.map((unit) => (unit.text === "" ? [] : wordBigrams(unit.text)))) : undefined;
+    this.restoreAccents = options.restoreAccents ? buildAccentRestorer(units) : undefined;
+    if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
+  }
+
+  get documentCount(): number {
+    return this.index.documentCount;
+  }
+
+  /** The exact-word index, built on first use (only the exact-word settings and the gate need it). */
+  exact(): Bm25Index {
+    this.exactIndex ??= new Bm25Index(this.units.map((unit) => tokenize(unit.text)));
+    return this.exactIndex;
+  }
+
+  /** Derivational root → the analysed terms of the corpus words sharing it (built on first use). */
+  families(): Map<string, Set<string>> {
+    if (this.familyIndex) return this.familyIndex;
+    const families = new Map<string, Set<string>>();
+    const words = new Set<string>();
+    for (const unit of this.units) for (const word of splitWords(unit.text)) words.add(word);
+    for (const word of words) {
+      const root = derivationalRoot(foldAccents(word));
+      if (!root) continue;
+      const terms = analyze(word);
+      if (terms.length !== 1) continue;
+      let family = families.get(root);
+      if (!family) families.set(root, (family = new Set()));
+      family.add(terms[0]!);
+    }
+    this.familyIndex = families;
+    return families;
+  }
+
+  /** The corpus statistics the out-of-scope gate reads (unit documents, stems and exact words). */
+  vocabulary(): CorpusVocabulary {
+    this.corpusVocabulary ??= {
+      documentCount: this.index.documentCount,
+      termFrequency: (term) => this.index.documentFrequency(term),
+      wordFrequency: (word) => this.exact().documentFrequency(word),
+      wordsOfTerm: wordsByTerm(this.units.map((unit) => unit.text)),
+      analyze: (text) => analyzeTokens(text, this.restoreAccents),
+    };
+    return this.corpusVocabulary;
+  }
+
+  /** The asker's own analysed terms (weight 1, less for short stems and frame words), the lexicon expansions (lower weight) and the exact words. */
+  query(text: string): LexicalQuery {
+    const { settings } = this;
+    const tokens = analyzeTokens(text, this.restoreAccents);
+    const own = tokens.map((token) => token.term);
+    const expansions: WeightedTerm[] = [];
+    const expander = this.options.expander;
+    if (expander && settings.expansionWeight > 0) {
+      const taken = new Set(own);
+      const maxDf = this.index.documentCount * MAX_EXPANSION_DOC_SHARE;
+      for (const word of splitWords(text)) {
+        let added = 0;
+        for (const related of expander.expand(word)) {
+          if (added >= settings.expansionsPerWord) break;
+          // Only expansions the corpus uses, and not so common that they carry no signal.
+          const candidates = analyze(related).filter((term) => !taken.has(term));
+          const usable = candidates.filter((term) => {
+            const df = this.index.documentFrequency(term);
+            return df > 0 && df <= maxDf;
+          });
+          if (usable.length === 0 || usable.length !== candidates.length) continue;
+          for (const term of usable) {
+            taken.add(term);
+            expansions.push({ term, weight: settings.expansionWeight });
+          }
+          added++;
+        }
+      }
+    }
+    // Short stems collide across word families ("medo" and "mediu" both stem to "med",
+    // "luto" and "lutar" to "lut"): for those, the exact word carries the match and the
+    // stem only a share of it.
+    const shortStem = (token: { term: string; surface: string }) =>
+      token.term.length <= settings.shortStemLength &&
+      token.surface !== token.term &&
+      this.exact().documentFrequency(token.surface) >= settings.shortStemMinExactDf;
+    const frame = settings.frameWordWeight < 1 ? frameWordsOf(text) : new Set<string>();
+    const ownTerms = tokens.map((token) => ({
+      term: token.term,
+      weight: (shortStem(token) ? settings.shortStemWeight : 1) * (frame.has(token.surface) ? settings.frameWordWeight : 1),
+    }));
+    const exact = tokens.flatMap((token) => {
+      const weight = shortStem(token) ? 1 : settings.exactWeight;
+      return weight > 0 ? [{ term: token.surface, weight }] : [];
+    });
+    return { own: ownTerms, expansions, exact };
+  }
+
+  /**
+   * The units matching a query, `limit` × 4 deep on each index: BM25 over the own words and
+   * expansions, plus the exact-word and phrase scores where they apply, in the order found.
+   */
+  hits(text: string, limit: number): Map<number, LexicalScore> {
+    const scores = new Map<number, LexicalScore>();
+    const { own, expansions, exact } = this.query(text);
+    // Expansions, exact-word and phrase signals only refine a query that has words of its
+    // own: a stopword-only query gives nothing.
+    if (own.length === 0) return scores;
+    for (const hit of this.index.search([...own, ...expansions], limit * 4)) {
+      scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
+    }
+    for (const hit of exact.length > 0 ? this.exact().search(exact, limit * 4) : []) {
+      const entry = scores.get(hit.doc);
+      if (entry) entry.score += hit.score;
+      else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
+    }
+    if (this.phrases) {
+      const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(text) : new Set<string>();
+      const bigrams = wordBigrams(text)
+        .filter((bigram) => !bigram.split(" ").some((word) => frame.has(word)))
+        .map((term) => ({ term, weight: this.settings.phraseWeight }));
+      for (const hit of this.phrases.search(bigrams, limit * 4)) {
+        const entry = scores.get(hit.doc);
+        if (entry) entry.score += hit.score;
+        else scores.set(hit.doc, { score: hit.score, matchedTerms: [] });
+      }
+    }
+    return scores;
+  }
+}
+
+/**
+ * Portuguese derivational suffixes that turn a quality or feeling into its noun or adjective
+ * ("ansiedade" / "ansiosos", "paciência" / "pacientes"); folded, longest first. Snowball keeps
+ * such families apart ("ansiedad" ≠ "ansios").
+ */
+const DERIVATIONAL_SUFFIXES = ["edades", "idades", "edade", "idade", "encias", "ancias", "encia", "ancia", "entes", "antes", "ente", "ante", "osos", "osas", "oso", "osa", "ezas", "eza"];
+const MIN_ROOT = 4;
+
+/** The root of a folded word under one derivational suffix, or undefined when none applies. */
+export function derivationalRoot(word: string): string | undefined {
+  for (const suffix of DERIVATIONAL_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_ROOT) return word.slice(0, -suffix.length);
+  }
+  return undefined;
+}
+
+/**
+ * Learns, from the corpus vocabulary, the accented spelling of words people type without
+ * accents: the most frequent accented word folding to it ("coracao" → "coração"). A word
+ * the corpus itself has unaccented is left alone.
+ */
+export function buildAccentRestorer(units: readonly { text: string }[]): AccentRestorer {
+  const counts = new Map<string, number>();
+  for (const unit of units) for (const word of splitWords(unit.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const best = new Map<string, { word: string; count: number }>();
+  for (const [word, count] of counts) {
+    const folded = foldAccents(word);
+    if (folded === word) continue;
+    const current = best.get(folded);
+    if (!current || count > current.count) best.set(folded, { word, count });
+  }
+  return (word) => {
+    const candidate = best.get(word);
+    if (!candidate) return word;
+    return (counts.get(word) ?? 0) >= candidate.count ? word : candidate.word;
+  };
+}
