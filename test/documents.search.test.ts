@@ -3,8 +3,10 @@
  * and hybrid fusion with the lexical-only quota, degraded modes, the metadata block in chunk 0.
  * Chunks are built with the production pipeline (splitMetaBlock → chunkDocument → analyze).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyze } from "../src/core/analysis/index.js";
+import { analyze, foldAccents, splitWords } from "../src/core/analysis/index.js";
 import type { EmbedKind, Embedder } from "../src/core/index/embedder.js";
 import { chunkDocument, type ChunkOptions } from "../src/core/sources/chunker.js";
 import { formatDocumentCitation } from "../src/core/documents/citation.js";
@@ -163,6 +165,40 @@ describe("DocumentSearch: lexical silos", () => {
     expect(search.size).toBe(10);
     expect(search.chunkAt("historia/his-2.md", 0)).toBe(chunks[7]);
     expect(search.chunkAt("historia/his-2.md", 1)).toBeUndefined();
+  });
+});
+
+/** The sample collection shipped in collections/exemplo, as lesson specs (discipline = sub-folder, "geral" at the top). */
+function sampleCollection(): LessonSpec[] {
+  const root = path.join(import.meta.dirname, "..", "collections", "exemplo");
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".md"))
+    .sort()
+    .map((file) => ({
+      discipline: path.dirname(file) === "." ? "geral" : path.dirname(file),
+      slug: path.basename(file, ".md"),
+      content: readFileSync(path.join(root, file), "utf8"),
+    }));
+}
+
+describe("DocumentSearch: words typed without accents", () => {
+  it("finds, for every accented word of the sample collection, what the word with its accents finds", async () => {
+    const chunks = collection(sampleCollection());
+    const search = new DocumentSearch(COLLECTION, chunks, undefined);
+    const words = [...new Set(chunks.flatMap((chunk) => splitWords(chunk.text)))].filter((word) => foldAccents(word) !== word);
+    // The words Snowball stems apart once the accents are gone ("interpretação" / "interpretacao").
+    const apart = words.filter((word) => analyze(word).join(" ") !== analyze(foldAccents(word)).join(" "));
+    expect(apart.length).toBeGreaterThanOrEqual(10);
+    const different: string[] = [];
+    for (const word of apart) {
+      const slugs = async (query: string) => (await search.search(query, { k: 5, mode: "lexical" })).results.map((hit) => `${hit.slug}#${hit.chunk}`);
+      const accented = await slugs(word);
+      expect(accented.length).toBeGreaterThan(0);
+      if ((await slugs(foldAccents(word))).join() !== accented.join()) different.push(word);
+    }
+    expect(different).toEqual([]);
+    // The out-of-scope gate reads the question the same way.
+    expect(search.vocabulary().analyze("interpretacao").map((token) => token.term)).toEqual(analyze("interpretação"));
   });
 });
 

@@ -1,20 +1,21 @@
 /**
  * Hybrid search over one document collection: the lexical side in silos (one per discipline,
  * so a word common in one discipline keeps its weight in another; the same `LexicalSide` as
- * the Bible's, plain BM25 by default) and dense
+ * the Bible's, plain BM25 by default, with the words typed without accents restored to the
+ * collection's spelling as for the Bible) and dense
  * similarity over the chunks' vectors, fused by rank (RRF) with the lexical-only quota.
  *
  * Scores of different silos are not comparable (each has its own IDF and average length),
  * so silo rankings are merged by rank, never by score. Pure apart from the embedder call.
  */
-import { analyze, analyzeTokens, foldAccents } from "../analysis/index.js";
+import { analyze, analyzeTokens, foldAccents, type AccentRestorer } from "../analysis/index.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
 import type { Embedder } from "../index/embedder.js";
 import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "./fusion.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
+import { buildAccentRestorer, LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
 import { documentKey, formatDocumentCitation } from "../documents/citation.js";
 import type { DocumentHit, IndexedChunk } from "../documents/types.js";
 
@@ -91,6 +92,8 @@ export class DocumentSearch {
   private readonly dense: DenseSide;
   private readonly byKey = new Map<string, number>();
   private vocabularyValue: CorpusVocabulary | undefined;
+  /** Unaccented words back to the collection's spelling, for its silos and the gate alike. */
+  private readonly restoreAccents: AccentRestorer;
 
   constructor(
     readonly collection: string,
@@ -101,7 +104,8 @@ export class DocumentSearch {
     readonly settings: DocumentSearchSettings = DEFAULT_DOCUMENT_SEARCH_SETTINGS,
   ) {
     this.chunks = chunks;
-    this.silos = buildSilos(chunks, settings);
+    this.restoreAccents = buildAccentRestorer(chunks);
+    this.silos = buildSilos(chunks, settings, this.restoreAccents);
     chunks.forEach((chunk, doc) => {
       const key = documentKey(chunk.sourceId, chunk.chunk);
       if (!this.byKey.has(key)) this.byKey.set(key, doc);
@@ -118,7 +122,7 @@ export class DocumentSearch {
 
   /** The collection's vocabulary, for the out-of-scope gate. */
   vocabulary(): CorpusVocabulary {
-    this.vocabularyValue ??= textVocabulary(this.chunks, (text) => analyzeTokens(text));
+    this.vocabularyValue ??= textVocabulary(this.chunks, (text) => analyzeTokens(text, this.restoreAccents));
     return this.vocabularyValue;
   }
 
@@ -188,7 +192,7 @@ export class DocumentSearch {
 }
 
 /** One silo per discipline, in order of first appearance, each indexing its own chunks only. */
-function buildSilos(chunks: readonly IndexedChunk[], settings: LexicalSettings): Map<string, Silo> {
+function buildSilos(chunks: readonly IndexedChunk[], settings: LexicalSettings, restoreAccents: AccentRestorer): Map<string, Silo> {
   const members = new Map<string, number[]>();
   chunks.forEach((chunk, doc) => {
     const docs = members.get(chunk.discipline);
@@ -197,7 +201,7 @@ function buildSilos(chunks: readonly IndexedChunk[], settings: LexicalSettings):
   });
   const silos = new Map<string, Silo>();
   for (const [discipline, docs] of members) {
-    silos.set(discipline, { discipline, lexical: new LexicalSide(docs.map((doc) => chunks[doc]!), settings), docs });
+    silos.set(discipline, { discipline, lexical: new LexicalSide(docs.map((doc) => chunks[doc]!), settings, { restoreAccents }), docs });
   }
   return silos;
 }

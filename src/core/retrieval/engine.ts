@@ -9,7 +9,7 @@ import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type Hy
 import { isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
+import { buildAccentRestorer, derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
 
 export type { SearchMode };
 export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
@@ -185,7 +185,7 @@ export class SearchEngine {
     private readonly deps: EngineDependencies = {},
     readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
   ) {
-    this.lexical = new LexicalSide(verses, settings, { expander: deps.expander, restoreAccents: true });
+    this.lexical = new LexicalSide(verses, settings, { expander: deps.expander, restoreAccents: buildAccentRestorer(verses) });
     this.dense = denseSide(vectorMatrix, deps.embedder, verses.length, {
       unavailable: deps.denseUnavailableReason,
       mismatch: "os vetores guardados não correspondem aos versículos do índice; reindexe",

@@ -60,8 +60,8 @@ export interface LexicalUnit {
 
 export interface LexicalOptions {
   expander?: QueryExpander | undefined;
-  /** Restore the accents of words typed without them, learned from the units' texts ("coracao" → "coração"). */
-  restoreAccents?: boolean;
+  /** Restores the accents of words typed without them ("coracao" → "coração"): `buildAccentRestorer` over the collection's texts. */
+  restoreAccents?: AccentRestorer | undefined;
 }
 
 /** A unit's lexical score and the analysed terms it matched. */
@@ -99,7 +99,7 @@ export class LexicalSide {
       { k1: settings.bm25K1, b: settings.bm25B },
     );
     this.phrases = settings.phraseWeight > 0 ? new Bm25Index(units.map((unit) => (unit.text === "" ? [] : wordBigrams(unit.text)))) : undefined;
-    this.restoreAccents = options.restoreAccents ? buildAccentRestorer(units) : undefined;
+    this.restoreAccents = options.restoreAccents;
     if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
   }
 
