@@ -12,6 +12,9 @@ import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, ty
 import { buildAccentRestorer, derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
 
 export type { SearchMode };
+
+/** How much deeper than the fused depth the lexical side looks, so the phrase and exact-word scores and the reader prior can reorder its hits before the cut. */
+const LEXICAL_DEPTH_FACTOR = 4;
 export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
@@ -327,7 +330,7 @@ export class SearchEngine {
     const theme = this.settings.themeWeight > 0 ? themeOf(asked) : undefined;
     // A framed theme is searched by itself: the frame ("o que a Bíblia diz sobre") names no content.
     const query = theme ?? asked;
-    const lexicalScores = mode === "dense" ? new Map() : this.lexical.hits(query, depth);
+    const lexicalScores = mode === "dense" ? new Map() : this.lexical.hits(query, depth * LEXICAL_DEPTH_FACTOR);
     const prior = this.prior;
     const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
     const withPrior = (score: number, doc: number) => (lexicalPrior > 0 ? score * (1 + lexicalPrior * prior![doc]!) : score);

@@ -193,19 +193,20 @@ export class LexicalSide {
   }
 
   /**
-   * The units matching a query, `limit` × 4 deep on each index: BM25 over the own words and
-   * expansions, plus the exact-word and phrase scores where they apply, in the order found.
+   * The units matching a query, `depth` deep on each index: BM25 over the own words and
+   * expansions, plus the exact-word and phrase scores where they apply, in the order found
+   * (best BM25 first; a caller that adds other signals sorts again).
    */
-  hits(text: string, limit: number): Map<number, LexicalScore> {
+  hits(text: string, depth: number): Map<number, LexicalScore> {
     const scores = new Map<number, LexicalScore>();
     const { own, expansions, exact } = this.query(text);
     // Expansions, exact-word and phrase signals only refine a query that has words of its
     // own: a stopword-only query gives nothing.
     if (own.length === 0) return scores;
-    for (const hit of this.index.search([...own, ...expansions], limit * 4)) {
+    for (const hit of this.index.search([...own, ...expansions], depth)) {
       scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
     }
-    for (const hit of exact.length > 0 ? this.exact().search(exact, limit * 4) : []) {
+    for (const hit of exact.length > 0 ? this.exact().search(exact, depth) : []) {
       const entry = scores.get(hit.doc);
       if (entry) entry.score += hit.score;
       else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
@@ -215,7 +216,7 @@ export class LexicalSide {
       const bigrams = wordBigrams(text)
         .filter((bigram) => !bigram.split(" ").some((word) => frame.has(word)))
         .map((term) => ({ term, weight: this.settings.phraseWeight }));
-      for (const hit of this.phrases.search(bigrams, limit * 4)) {
+      for (const hit of this.phrases.search(bigrams, depth)) {
         const entry = scores.get(hit.doc);
         if (entry) entry.score += hit.score;
         else scores.set(hit.doc, { score: hit.score, matchedTerms: [] });
