@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyze, foldAccents, isStopword, stemPortuguese, tokenize } from "../src/core/analysis/index.js";
+import { analyze, foldAccents, isStopword, restoreAccentsIn, stemPortuguese, tokenize } from "../src/core/analysis/index.js";
+import { buildAccentRestorer, corpusAccentRestorer } from "../src/core/retrieval/lexical-side.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/snowball/${name}`, import.meta.url), "utf8");
 
@@ -82,5 +83,37 @@ describe("analyze", () => {
     for (const term of analyze("Não temas, porque eu estou contigo; não te assombres")) {
       expect(term).toBe(foldAccents(term));
     }
+  });
+});
+
+describe("accent restoration (words typed without accents)", () => {
+  const units = [
+    { text: "O coração do homem; coração e alma." },
+    { text: "E o crucificaram; foi crucificado. A oração dos santos." },
+    { text: "Esta é a lei; esta casa, esta terra." },
+  ];
+  const terms = new Set(units.flatMap((unit) => analyze(unit.text)));
+  const restore = corpusAccentRestorer(units, (term) => terms.has(term));
+
+  it("gives the corpus's own spelling of a word it has, and leaves the words it has unaccented alone", () => {
+    expect(buildAccentRestorer(units)("coracao")).toBe("coração");
+    expect(restore("coracao")).toBe("coração");
+    expect(restore("oracao")).toBe("oração");
+    // "esta" is written without accent more often than "está" (absent here): left as typed.
+    expect(restore("esta")).toBe("esta");
+  });
+
+  it("restores an accented suffix only when the stem it gives is in the corpus", () => {
+    // The corpus never writes "crucificação", but its stem meets "crucificado".
+    expect(buildAccentRestorer(units)("crucificacao")).toBe("crucificacao");
+    expect(restore("crucificacao")).toBe("crucificação");
+    expect(analyze("crucificacao", restore)).toEqual(analyze("crucificado"));
+    // No word of the corpus stems like "navegação": nothing is invented.
+    expect(restore("navegacao")).toBe("navegacao");
+  });
+
+  it("rewrites only the unaccented words of a text, keeping case and punctuation (the dense query)", () => {
+    expect(restoreAccentsIn("A crucificacao, o Coração e a ORACAO!", restore)).toBe("A crucificação, o Coração e a oração!");
+    expect(restoreAccentsIn("nada a mudar.", restore)).toBe("nada a mudar.");
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyze } from "../src/core/analysis/index.js";
+import { analyze, foldAccents } from "../src/core/analysis/index.js";
 import { parseEvalFile } from "../src/core/retrieval/eval.js";
 import { SearchEngine, type EngineVerse, type SearchResponse } from "../src/core/retrieval/engine.js";
 import { openBibleEngine, ROOT } from "./support/bible-index.js";
@@ -137,6 +137,29 @@ describe("hybrid retrieval", () => {
     expect(blockedReal / real.length).toBeGreaterThan(0.25);
     // …and a floor that lets every real question through blocks no off-topic one.
     expect(offScores.filter((score) => score < Math.min(...realScores))).toEqual([]);
+  });
+});
+
+describe("questions typed without accents", () => {
+  // Written for this test (none is in eval/): nouns in -ção, -ência, -ões… several of which the
+  // Bible never writes ("transfiguração", "multiplicação"), so only the suffix rule restores them.
+  const questions = [
+    "a negação de Pedro", "a multiplicação dos pães", "a traição de Judas", "a conversão de Paulo",
+    "a oração no Getsêmani", "a ressurreição de Lázaro", "a purificação do templo", "a transfiguração de Jesus",
+    "a ascensão de Jesus", "a tentação de Jesus no deserto", "a paciência de Jó", "a obediência de Abraão",
+    "a ordenação dos sacerdotes", "a destruição de Jerusalém", "a libertação do Egito", "perseverança nas provações",
+    "a ira de Deus contra a desobediência", "a confissão de pecados", "a humilhação de Cristo", "a santificação do crente",
+  ];
+
+  it("find the verses they find with accents, on both sides (before: 10 of these 20 differed in the top 5)", async () => {
+    const differing: string[] = [];
+    for (const question of questions) {
+      const top = async (text: string) => refs(await loaded.engine.search(text, { k: 5 }));
+      const accented = await top(question);
+      expect(accented).toHaveLength(5);
+      if ((await top(foldAccents(question))).join() !== accented.join()) differing.push(question);
+    }
+    expect(differing).toEqual([]);
   });
 });
 

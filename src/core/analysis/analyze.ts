@@ -76,10 +76,24 @@ export function analyzeTokens(text: string, restoreAccents?: AccentRestorer): An
 /**
  * Maps a word typed without accents to the accented form the corpus uses ("coracao" →
  * "coração"), or returns it unchanged. Built from an index's vocabulary (see
- * `buildAccentRestorer`, src/core/retrieval/engine.ts); needed because Snowball's suffix rules are accented,
- * so "coracao" and "coração" would otherwise stem apart.
+ * `corpusAccentRestorer`, src/core/retrieval/lexical-side.ts); needed because Snowball's suffix
+ * rules are accented, so "coracao" and "coração" would otherwise stem apart.
  */
 export type AccentRestorer = (unaccentedLowercaseWord: string) => string;
+
+/**
+ * The text with each word typed without accents replaced by its restored spelling, everything
+ * else (case, punctuation, accented words) as written: what the dense side embeds, so that it
+ * reads "crucificacao" as the lexical side does.
+ */
+export function restoreAccentsIn(text: string, restoreAccents: AccentRestorer): string {
+  return text.replace(WORD, (word) => {
+    const lower = word.toLowerCase();
+    if (foldAccents(lower) !== lower) return word;
+    const restored = restoreAccents(lower);
+    return restored === lower ? word : restored;
+  });
+}
 
 const stemCache = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;

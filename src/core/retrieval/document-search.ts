@@ -8,14 +8,14 @@
  * Scores of different silos are not comparable (each has its own IDF and average length),
  * so silo rankings are merged by rank, never by score. Pure apart from the embedder call.
  */
-import { analyze, analyzeTokens, foldAccents, type AccentRestorer } from "../analysis/index.js";
+import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
 import type { Embedder } from "../index/embedder.js";
 import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "./fusion.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { buildAccentRestorer, LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
+import { corpusAccentRestorer, LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
 import { documentKey, formatDocumentCitation } from "../documents/citation.js";
 import type { DocumentHit, IndexedChunk } from "../documents/types.js";
 
@@ -104,7 +104,7 @@ export class DocumentSearch {
     readonly settings: DocumentSearchSettings = DEFAULT_DOCUMENT_SEARCH_SETTINGS,
   ) {
     this.chunks = chunks;
-    this.restoreAccents = buildAccentRestorer(chunks);
+    this.restoreAccents = corpusAccentRestorer(chunks, (term) => [...this.silos.values()].some((silo) => silo.lexical.index.documentFrequency(term) > 0));
     this.silos = buildSilos(chunks, settings, this.restoreAccents);
     chunks.forEach((chunk, doc) => {
       const key = documentKey(chunk.sourceId, chunk.chunk);
@@ -172,7 +172,7 @@ export class DocumentSearch {
     if (mode !== "lexical") {
       const only = silos.length === this.silos.size ? undefined : new Set(silos.map((silo) => silo.discipline));
       const allowed = only ? (doc: number) => only.has(this.chunks[doc]!.discipline) : undefined;
-      dense = await denseHits(this.dense, query, depth, this.settings.minSimilarity, allowed);
+      dense = await denseHits(this.dense, restoreAccentsIn(query, this.restoreAccents), depth, this.settings.minSimilarity, allowed);
     }
 
     const ranked = rankDocs(mode, lexical, dense, k, this.settings, (doc) => this.key(doc));

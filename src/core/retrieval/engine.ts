@@ -9,7 +9,7 @@ import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type Hy
 import { isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { buildAccentRestorer, derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
+import { corpusAccentRestorer, derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
 
 export type { SearchMode };
 
@@ -188,7 +188,8 @@ export class SearchEngine {
     private readonly deps: EngineDependencies = {},
     readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
   ) {
-    this.lexical = new LexicalSide(verses, settings, { expander: deps.expander, restoreAccents: buildAccentRestorer(verses) });
+    const restoreAccents = corpusAccentRestorer(verses, (term) => this.lexical.index.documentFrequency(term) > 0);
+    this.lexical = new LexicalSide(verses, settings, { expander: deps.expander, restoreAccents });
     this.dense = denseSide(vectorMatrix, deps.embedder, verses.length, {
       unavailable: deps.denseUnavailableReason,
       mismatch: "os vetores guardados não correspondem aos versículos do índice; reindexe",
@@ -339,7 +340,7 @@ export class SearchEngine {
       .sort((a, b) => withPrior(b[1].score, b[0]) - withPrior(a[1].score, a[0]) || a[0] - b[0])
       .slice(0, depth)
       .map(([doc, entry]) => ({ doc, ...entry }));
-    const denseQuery = () => (this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query);
+    const denseQuery = () => this.lexical.restoreAccentsIn(this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query);
     const dense = mode === "lexical" ? [] : await denseHits(this.dense, denseQuery(), depth, this.settings.minSimilarity);
     if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
     if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));

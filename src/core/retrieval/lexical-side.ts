@@ -1,4 +1,4 @@
-import { analyze, analyzeTokens, foldAccents, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
 import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { wordBigrams } from "./phrases.js";
@@ -105,6 +105,11 @@ export class LexicalSide {
 
   get documentCount(): number {
     return this.index.documentCount;
+  }
+
+  /** The text as this side reads it: words typed without accents in the corpus's spelling (for the dense query). */
+  restoreAccentsIn(text: string): string {
+    return this.restoreAccents ? restoreAccentsIn(text, this.restoreAccents) : text;
   }
 
   /** The exact-word index, built on first use (only the exact-word settings and the gate need it). */
@@ -240,6 +245,50 @@ export function derivationalRoot(word: string): string | undefined {
     if (word.endsWith(suffix) && word.length - suffix.length >= MIN_ROOT) return word.slice(0, -suffix.length);
   }
   return undefined;
+}
+
+/**
+ * Suffixes Portuguese always writes with an accent, as typed without it and as written
+ * (longest first): "-ção", "-ções", "-ões", "-ães", "-ãos", "-ão", "-ência", "-ância", "-ável",
+ * "-ível" and their plurals.
+ */
+const ACCENTED_SUFFIXES: readonly (readonly [typed: string, written: string])[] = [
+  ["coes", "ções"],
+  ["encias", "ências"],
+  ["ancias", "âncias"],
+  ["aveis", "áveis"],
+  ["iveis", "íveis"],
+  ["encia", "ência"],
+  ["ancia", "ância"],
+  ["cao", "ção"],
+  ["oes", "ões"],
+  ["aes", "ães"],
+  ["aos", "ãos"],
+  ["avel", "ável"],
+  ["ivel", "ível"],
+  ["ao", "ão"],
+];
+
+/**
+ * The accent restorer of a corpus: its own spelling of the words typed without accents
+ * (`buildAccentRestorer`), and for a word the corpus does not have in any spelling, the
+ * accented suffix its stem needs ("crucificacao" → "crucificação", which meets "crucificado"
+ * although the corpus never writes the noun), kept only when every term it gives is one the
+ * corpus has (`known`). A word whose own stem the corpus has is left alone.
+ */
+export function corpusAccentRestorer(units: readonly { text: string }[], known: (term: string) => boolean): AccentRestorer {
+  const learned = buildAccentRestorer(units);
+  return (word) => {
+    const restored = learned(word);
+    if (restored !== word || analyze(word).every(known)) return restored;
+    for (const [typed, written] of ACCENTED_SUFFIXES) {
+      if (!word.endsWith(typed) || word.length - typed.length < 2) continue;
+      const candidate = `${word.slice(0, -typed.length)}${written}`;
+      const terms = analyze(candidate);
+      if (terms.length > 0 && terms.every(known)) return candidate;
+    }
+    return word;
+  };
 }
 
 /**
