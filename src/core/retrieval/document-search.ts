@@ -104,7 +104,7 @@ export class DocumentSearch {
     readonly settings: DocumentSearchSettings = DEFAULT_DOCUMENT_SEARCH_SETTINGS,
   ) {
     this.chunks = chunks;
-    this.restoreAccents = corpusAccentRestorer(chunks, (term) => [...this.silos.values()].some((silo) => silo.lexical.index.documentFrequency(term) > 0));
+    this.restoreAccents = corpusAccentRestorer(chunks, (term) => this.termDocuments(term) > 0);
     this.silos = buildSilos(chunks, settings, this.restoreAccents);
     chunks.forEach((chunk, doc) => {
       const key = documentKey(chunk.sourceId, chunk.chunk);
@@ -183,6 +183,13 @@ export class DocumentSearch {
         toHit(this.chunks[item.doc]!, item, index + 1, lexicalByDoc.get(item.doc), similarityByDoc.get(item.doc)),
       ),
     );
+  }
+
+  /** How many chunks of the collection, whatever their silo, have an analysed term. */
+  private termDocuments(term: string): number {
+    let count = 0;
+    for (const silo of this.silos.values()) count += silo.lexical.index.documentFrequency(term);
+    return count;
   }
 
   private key(doc: number): string {
