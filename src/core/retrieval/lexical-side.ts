@@ -1,9 +1,3 @@
-import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
-import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
-import { Bm25Index, type WeightedTerm } from "./bm25.js";
-import { wordBigrams } from "./phrases.js";
-import { frameWordsOf } from "./query-frame.js";
-
 /**
  * The lexical side of a collection's search, one for every collection (the Bible's verses, a
  * discipline's chunks): BM25 over the units' analysed terms, plus what refines it, each
@@ -11,6 +5,13 @@ import { frameWordsOf } from "./query-frame.js";
  * short stems, lexicon expansions, question-frame words weighed down — and the asker's
  * unaccented words restored to the corpus's spelling. Pure.
  */
+import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
+import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
+import { Bm25Index, type WeightedTerm } from "./bm25.js";
+import { wordBigrams } from "./phrases.js";
+import { frameWordsOf } from "./query-frame.js";
+
+/** How the lexical side scores: BM25's parameters and the weight of each refinement (0 or 1 turns it off, as said). */
 export interface LexicalSettings {
   bm25K1: number;
   bm25B: number;
@@ -80,6 +81,7 @@ export interface LexicalQuery {
 /** An expansion term in more than this share of units is too common to help. */
 export const MAX_EXPANSION_DOC_SHARE = 0.01;
 
+/** One collection's (or one silo's) lexical side: its indexes, built at load, and its query reading. */
 export class LexicalSide {
   /** BM25 over the analysed terms (stemmed, folded). */
   readonly index: Bm25Index;
