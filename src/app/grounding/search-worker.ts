@@ -1,5 +1,5 @@
 /**
- * One search worker (src/app/retrieval/search-pool.ts): its own store connection, retrieval aids and
+ * One search worker (src/app/grounding/search-pool.ts): its own store connection, retrieval aids and
  * read-only `SearchEngine`, and the document collections' searches (each from its own
  * connection to the collection's index), answering the pool's requests as they finish. An
  * engine or a collection is built whole and then swapped in, so a failed reload keeps the one
