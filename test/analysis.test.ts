@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyze, foldAccents, isStopword, restoreAccentsIn, stemPortuguese, tokenize } from "../src/core/analysis/index.js";
-import { buildAccentRestorer, corpusAccentRestorer } from "../src/core/retrieval/lexical-side.js";
+import { analyze, buildAccentRestorer, corpusAccentRestorer, foldAccents, isStopword, restoreAccentsIn, stemPortuguese, tokenize } from "../src/core/analysis/index.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/snowball/${name}`, import.meta.url), "utf8");
 

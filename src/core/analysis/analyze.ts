@@ -16,7 +16,8 @@ export const ANALYZER_VERSION = "pt-snowball-2015/stem-then-fold/v2";
  */
 export const SHORT_STEM_RULE = { maxLength: 3, minExactDf: 30 } as const;
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A word: a run of letters and digits (global: for `match` and `replace`). */
+export const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
 const PURE_NUMBER = /^\p{N}+$/u;
 
 /**
@@ -25,7 +26,7 @@ const PURE_NUMBER = /^\p{N}+$/u;
  * stopwords included: the base for phrase signals, which need every word.
  */
 export function splitWords(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  return text.toLowerCase().match(WORD_PATTERN) ?? [];
 }
 
 function isIndexable(word: string, folded: string): boolean {
@@ -76,24 +77,10 @@ export function analyzeTokens(text: string, restoreAccents?: AccentRestorer): An
 /**
  * Maps a word typed without accents to the accented form the corpus uses ("coracao" →
  * "coração"), or returns it unchanged. Built from an index's vocabulary (see
- * `corpusAccentRestorer`, src/core/retrieval/lexical-side.ts); needed because Snowball's suffix
+ * `corpusAccentRestorer`, src/core/analysis/accents.ts); needed because Snowball's suffix
  * rules are accented, so "coracao" and "coração" would otherwise stem apart.
  */
 export type AccentRestorer = (unaccentedLowercaseWord: string) => string;
-
-/**
- * The text with each word typed without accents replaced by its restored spelling, everything
- * else (case, punctuation, accented words) as written: what the dense side embeds, so that it
- * reads "crucificacao" as the lexical side does.
- */
-export function restoreAccentsIn(text: string, restoreAccents: AccentRestorer): string {
-  return text.replace(WORD, (word) => {
-    const lower = word.toLowerCase();
-    if (foldAccents(lower) !== lower) return word;
-    const restored = restoreAccents(lower);
-    return restored === lower ? word : restored;
-  });
-}
 
 const stemCache = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;

@@ -8,14 +8,14 @@
  * Scores of different silos are not comparable (each has its own IDF and average length),
  * so silo rankings are merged by rank, never by score. Pure apart from the embedder call.
  */
-import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
+import { analyze, analyzeTokens, corpusAccentRestorer, foldAccents, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
 import type { Embedder } from "../index/embedder.js";
 import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, fuseHybrid, type HybridSearchSettings } from "./fusion.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { corpusAccentRestorer, LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
+import { LexicalSide, PLAIN_LEXICAL, type LexicalSettings } from "./lexical-side.js";
 import { documentKey, formatDocumentCitation } from "../documents/citation.js";
 import type { DocumentHit, IndexedChunk } from "../documents/types.js";
 

@@ -1,4 +1,4 @@
-import { foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
+import { corpusAccentRestorer, foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
@@ -9,7 +9,7 @@ import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type Hy
 import { isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { corpusAccentRestorer, derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
+import { derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
 
 export type { SearchMode };
 
