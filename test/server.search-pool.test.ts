@@ -343,7 +343,7 @@ describe("a worker's order of work", () => {
   }
 
   it("runs an answer's first citation check before waiting questions, and waiting questions before later checks", async () => {
-    expect(await orderOfWork({ ...DEFAULT_POOL_SCHEDULE, patienceMs: 60_000 })).toEqual([
+    expect(await orderOfWork({ inFlight: 2, patienceMs: 60_000 })).toEqual([
       "q1",
       "q2",
       "second answer, first delta",
@@ -353,12 +353,36 @@ describe("a worker's order of work", () => {
   }, 120_000);
 
   it("lets a later check that has waited its patience go before waiting questions", async () => {
-    expect(await orderOfWork({ ...DEFAULT_POOL_SCHEDULE, patienceMs: 0 })).toEqual([
+    expect(await orderOfWork({ inFlight: 2, patienceMs: 0 })).toEqual([
       "q1",
       "q2",
       "second answer, first delta",
       "first answer, later delta",
       "q3",
     ]);
+  }, 120_000);
+
+  it("sends a burst of questions to the worker up to its in-flight count by default, the rest waiting in the pool", async () => {
+    const { dataDir } = await realBibleIndex();
+    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1);
+    try {
+      const engine = pool.answerEngine(await pool.load());
+      const flag = new SharedArrayBuffer(4);
+      await pool.holdNextTask(0, flag);
+      const burst = DEFAULT_POOL_SCHEDULE.inFlight + 3;
+      const question = (i: number) => QUESTIONS[i % QUESTIONS.length]!;
+      const options = { topK: 5, contextWindow: 1 };
+      const asked = Array.from({ length: burst }, (_, i) => engine.prepare(question(i), [], options));
+      await until(() => pool.status().busy === 1);
+      // One runs (blocked), the others of the in-flight count wait in the worker's port.
+      expect(pool.status().queued).toBe(burst - DEFAULT_POOL_SCHEDULE.inFlight);
+      Atomics.store(new Int32Array(flag), 0, 1);
+      const prepared = await Promise.all(asked);
+      expect(pool.status().queued).toBe(0);
+      // Each reply is matched to its own question, as when asked alone.
+      for (const [i, answer] of prepared.entries()) expect(answer).toEqual(await engine.prepare(question(i), [], options));
+    } finally {
+      await pool.close();
+    }
   }, 120_000);
 });
