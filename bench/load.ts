@@ -18,7 +18,10 @@
  * 2026-12 did (tsx's loader thread and transforms add ≈ 90 MB of RSS and CPU of their own).
  * Each scenario measures 50 streams twice: the first burst after the start (cold: neither the
  * server's code nor the client's is compiled by the JIT yet) and again (warm, the steady
- * state of a running server), then 200.
+ * state of a running server), then 200. The warm burst of 50 is repeated (LOAD_BENCH_REPEATS,
+ * default 8) and summarized as medians over the bursts: one burst's p95 is nearly its slowest
+ * stream and moves by ±30 % from one burst to the next on shared cores, so the median is the
+ * figure to hold against the targets.
  *
  * Targets (2 cores): 0 errors at 200 streams, TTFT p95 <= 300 ms at 50, health p95 <= 20 ms,
  * peak RSS <= 600 MB.
@@ -38,6 +41,45 @@ const BURSTS = [
   ["50 streams", 50],
   ["200 streams", 200],
 ] as const;
+/** The warm burst of 50 is repeated (LOAD_BENCH_REPEATS, default 8) and summarized as the median of the bursts' figures. */
+const REPEATED_LABEL = "50 streams";
+const REPEATS = Math.max(1, Number(process.env.LOAD_BENCH_REPEATS ?? 8));
+const REPEATED_SUMMARY = `50 streams, ${REPEATS} warm bursts (median of each burst's figure)`;
+
+interface BurstFigures {
+  ttftMs: { p50: number; p95: number; p99: number };
+  serverTtftMs: { p50: number; p95: number; p99: number } | null;
+  totalMs: { p50: number; p95: number };
+  errors: number;
+  errorKinds: Record<string, number>;
+  healthMs: { p50: number; p95: number; max: number; probes: number; failures: number };
+  wallMs: number;
+}
+
+async function repeat<T>(times: number, run: () => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < times; i++) out.push(await run());
+  return out;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+}
+
+/** Medians over repeated bursts of the same size (and the spread of their TTFT p95), errors summed. */
+function summarizeBursts(bursts: readonly BurstFigures[]): Record<string, unknown> {
+  const p95s = bursts.map((b) => b.ttftMs.p95);
+  return {
+    bursts: bursts.length,
+    ttftMs: { p50: median(bursts.map((b) => b.ttftMs.p50)), p95: median(p95s), p99: median(bursts.map((b) => b.ttftMs.p99)) },
+    ttftP95RangeMs: [Math.min(...p95s), Math.max(...p95s)],
+    serverTtftMs: bursts.every((b) => b.serverTtftMs) ? { p95: median(bursts.map((b) => b.serverTtftMs!.p95)) } : null,
+    errors: bursts.reduce((sum, b) => sum + b.errors, 0),
+    healthMs: { p95: median(bursts.map((b) => b.healthMs.p95)), max: Math.max(...bursts.map((b) => b.healthMs.max)) },
+  };
+}
 /**
  * The checkout whose server is measured (default this one): LOAD_BENCH_SERVER_ROOT=/path/to/an
  * older checkout (with node_modules) gives the before figures under the same conditions.
@@ -141,7 +183,8 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
     const idleRssMb = rssMb(child.pid!);
     let peakRssMb = idleRssMb;
     const figures: Record<string, unknown> = { idleRssMb };
-    for (const [label, concurrency] of BURSTS) {
+    /** One burst of `concurrency` streams, with health probes and RSS sampling. */
+    const burst = async (concurrency: number): Promise<BurstFigures> => {
       const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(child.pid!))), 50);
       serverTtft = [];
       const started = performance.now();
@@ -154,7 +197,7 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
       const errors: Record<string, number> = {};
       for (const stream of streams) if (stream.error) errors[stream.error] = (errors[stream.error] ?? 0) + 1;
       const ttft = ok.map((s) => s.ttft);
-      figures[label] = {
+      return {
         ttftMs: { p50: percentile(ttft, 50), p95: percentile(ttft, 95), p99: percentile(ttft, 99) },
         // From the route's start to the first token written, as the server logs it: the
         // client's figure adds its connection and its own event loop, on the same 2 cores.
@@ -166,6 +209,12 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
         healthMs: { p50: percentile(healthMs, 50), p95: percentile(healthMs, 95), max: percentile(healthMs, 100), probes: healthMs.length, failures: healthFailures },
         wallMs: Math.round(performance.now() - started),
       };
+    };
+    for (const [label, concurrency] of BURSTS) {
+      figures[label] = await burst(concurrency);
+      // One burst's p95 is nearly its slowest stream, and it moves by ±30 % between bursts on
+      // shared cores: the same burst repeated gives the figure to compare with the targets.
+      if (label === REPEATED_LABEL) figures[REPEATED_SUMMARY] = summarizeBursts([figures[label] as BurstFigures, ...(await repeat(REPEATS - 1, () => burst(concurrency)))]);
     }
     figures.peakRssMb = peakRssMb;
     return figures;
@@ -185,6 +234,8 @@ const COMPARED: [string, string[]][] = [
     [`${label} health p95 ms`, [label, "healthMs", "p95"]],
     [`${label} health max ms`, [label, "healthMs", "max"]],
   ]),
+  [`${REPEATED_SUMMARY}: TTFT p95 ms`, [REPEATED_SUMMARY, "ttftMs", "p95"]],
+  [`${REPEATED_SUMMARY}: health p95 ms`, [REPEATED_SUMMARY, "healthMs", "p95"]],
   ["idle RSS MB", ["idleRssMb"]],
   ["peak RSS MB", ["peakRssMb"]],
 ];
