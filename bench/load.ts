@@ -62,11 +62,8 @@ async function repeat<T>(times: number, run: () => Promise<T>): Promise<T[]> {
   return out;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
-}
+/** The bursts' median of one figure: the bench's own `percentile`, as for every p50 it prints. */
+const median = (values: number[]): number => percentile(values, 50);
 
 /** Medians over repeated bursts of the same size (and the spread of their TTFT p95), errors summed. */
 function summarizeBursts(bursts: readonly BurstFigures[]): Record<string, unknown> {
