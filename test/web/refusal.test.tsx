@@ -40,7 +40,8 @@ describe("an out-of-scope refusal", () => {
     expect(refusal.querySelector(".sources")).toBeNull();
     // The reply's example reference is a suggestion, not a citation: no chip.
     expect(within(refusal).queryAllByRole("button")).toHaveLength(0);
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ refusal: "out_of_scope", status: "done" });
+    // The conversation is saved by an effect after the render: wait for it, not for the render.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ refusal: "out_of_scope", status: "done" }));
 
     unmount();
     render(<App />);
