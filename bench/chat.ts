@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -110,7 +110,7 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
 export async function runChatBench(levels: readonly number[] = [1, 50, 200]): Promise<Record<string, unknown>> {
   const dataDir = path.join(tmpdir(), `pastor-chat-bench-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const store = SqliteStore.open(dataDir);
+  const store = SqliteUnitStore.bible(dataDir);
   await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 2048, dense: { kind: "lsa" } });
   store.close();
 

@@ -11,9 +11,10 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ChromaStore } from "../src/adapters/index/chroma-store.js";
-import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
-import type { IndexStore } from "../src/adapters/index/store.js";
+import { ChromaUnitStore } from "../src/adapters/index/chroma-unit-store.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
+import { loadIndexedVerses, loadVerses } from "../src/adapters/index/bible-units.js";
+import type { UnitStore } from "../src/adapters/index/store.js";
 import { loadStoredLsa, vectorKey } from "../src/app/index/dense.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
@@ -52,13 +53,13 @@ async function latency(engine: SearchEngine, queries: readonly EvalQuery[]) {
   return stats(samples);
 }
 
-async function buildAndLoad(store: IndexStore, aids: RetrievalAids, env: Record<string, string>) {
+async function buildAndLoad(store: UnitStore, aids: RetrievalAids, env: Record<string, string>) {
   const options = { store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 512, dense: { kind: "lsa" as const } };
   const cold = await indexCorpus(options);
   const noop = await indexCorpus(options);
   // The boot of a replica: the full read the BM25 index is rebuilt from, then the vectors.
   let started = performance.now();
-  await store.loadIndexedVerses();
+  await loadIndexedVerses(store);
   const readVersesMs = ms(started);
   const embedder = await loadStoredLsa(store, (await store.getManifest("corpus_fingerprint"))!);
   started = performance.now();
@@ -81,8 +82,8 @@ export async function runChromaBench(): Promise<Record<string, unknown>> {
   const dataDir = path.join(tmpdir(), `pastor-bench-chroma-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
   const server = await startChromaServer();
-  const sqliteStore = SqliteStore.open(dataDir);
-  const chromaStore = await ChromaStore.open({ url: server.url, prefix: "bench" });
+  const sqliteStore = SqliteUnitStore.bible(dataDir);
+  const chromaStore = await ChromaUnitStore.open({ url: server.url, prefix: "bench" });
   try {
     const sqlite = await buildAndLoad(sqliteStore, aids, { DATA_DIR: dataDir });
     const chroma = await buildAndLoad(chromaStore, aids, { VECTOR_STORE: "chroma", CHROMA_URL: server.url, CHROMA_COLLECTION_PREFIX: "bench" });
@@ -97,7 +98,7 @@ export async function runChromaBench(): Promise<Record<string, unknown>> {
     const exactSamples: number[] = [];
     let overlap = 0;
     let asked = 0;
-    const verses = await chromaStore.loadVerses();
+    const verses = await loadVerses(chromaStore);
     const refOf = new Map(verses.map((v) => [v.id, `${v.book} ${v.chapter}:${v.verse}`]));
     for (const query of queries.filter((q) => q.type !== "reference")) {
       const [vector] = await chroma.embedder.embed([query.query], "query");

@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConnection } from "mysql2/promise";
 import { createLessonsTable, readMysqlLessons } from "../src/adapters/sources/mysql-source.js";
-import { ChromaStore } from "../src/adapters/index/chroma-store.js";
-import type { CollectionIndexStore } from "../src/adapters/index/collection-index.js";
-import { CollectionStore } from "../src/adapters/index/collection-store.js";
+import { ChromaUnitStore } from "../src/adapters/index/chroma-unit-store.js";
+import type { UnitStore } from "../src/adapters/index/store.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { reloadCollection } from "../src/app/index/collection-indexer.js";
 import { loadCollection } from "../src/app/retrieval/collection-load.js";
 import type { CollectionSource } from "../src/app/index/collection-sources.js";
@@ -29,9 +29,9 @@ function percentiles(samples: number[]): { p50: number; p95: number } {
   return { p50: Math.round(at(0.5) * 100) / 100, p95: Math.round(at(0.95) * 100) / 100 };
 }
 
-type OpenStore = (dataDir: string, name: string) => { store: CollectionIndexStore; close: () => unknown };
+type OpenStore = (dataDir: string, name: string) => { store: UnitStore; close: () => unknown };
 const sqliteStore: OpenStore = (dataDir, name) => {
-  const store = CollectionStore.open(dataDir, name);
+  const store = SqliteUnitStore.collection(dataDir, name);
   return { store, close: () => store.close() };
 };
 
@@ -78,7 +78,7 @@ async function chromaCollection(root: string): Promise<Record<string, unknown>> 
   if (!chromaInstalled()) return { skipped: "ChromaDB não instalado (npm run setup:chroma)" };
   const server = await startChromaServer();
   try {
-    const chroma = await ChromaStore.open({ url: server.url, prefix: "bench" });
+    const chroma = await ChromaUnitStore.open({ url: server.url, prefix: "bench" });
     return await folderCollection(root, "mil-chroma", 1000, 400, (_dataDir, name) => ({ store: chroma.collectionStore(name), close: () => chroma.close() }));
   } finally {
     await server.dispose();
@@ -115,7 +115,7 @@ async function mysqlCollection(root: string, count: number): Promise<Record<stri
       reads.push(performance.now() - started);
     }
     const settings = readSettings({ DATA_DIR: join(root, "data") });
-    const store = CollectionStore.open(settings.DATA_DIR, "mysql");
+    const store = SqliteUnitStore.collection(settings.DATA_DIR, "mysql");
     try {
       const source: CollectionSource = { kind: "mysql", name: "mysql", url: db.url };
       const cold = await reloadCollection(source, { store, settings });

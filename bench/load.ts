@@ -31,7 +31,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 import { freePort, oneStream, percentile, QUESTIONS, ROOT, rssMb, waitForHealth } from "./chat.js";
 
@@ -262,7 +262,7 @@ function compare(before: Record<string, unknown>, after: Record<string, unknown>
 export async function runLoadBench(): Promise<Record<string, unknown>> {
   const dataDir = path.join(tmpdir(), `pastor-load-bench-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const store = SqliteStore.open(dataDir);
+  const store = SqliteUnitStore.bible(dataDir);
   await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 2048, dense: { kind: "lsa" } });
   store.close();
   // Built before the fake provider starts: a failed build leaves no child process behind.

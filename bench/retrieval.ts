@@ -11,7 +11,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { verseOfUnit } from "../src/adapters/index/bible-units.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval/retrieval-aids.js";
@@ -53,12 +54,12 @@ async function measureMode(engine: SearchEngine, queries: readonly EvalQuery[], 
 }
 
 /** The plain baseline: SQLite FTS5 bm25() over the same analysed tokens, verse text only. */
-function fts5Baseline(store: SqliteStore, queries: readonly EvalQuery[]) {
+function fts5Baseline(store: SqliteUnitStore, queries: readonly EvalQuery[]) {
   const db = new Database(":memory:");
   db.exec("CREATE VIRTUAL TABLE fts USING fts5(terms, tokenize = 'unicode61 remove_diacritics 0')");
   const insert = db.prepare("INSERT INTO fts (rowid, terms) VALUES (?, ?)");
-  const verses = store.loadVerses();
-  const terms = store.loadTerms();
+  const verses = store.loadUnits().map(verseOfUnit);
+  const terms = new Map(verses.map((verse) => [verse.id, verse.terms]));
   const byRow = new Map<number, string>();
   db.transaction(() => {
     for (const verse of verses) {
@@ -166,7 +167,7 @@ export const WITHOUT_THEMES = { themeWeight: 0, situationThemeWeight: 0, themeLi
  * The theme lever (issue 14) off and on, side by side in one run: hybrid latency over the dev,
  * topical, feelings and own-words questions together, and quality per set.
  */
-async function themeLeverFigures(store: SqliteStore, settings: Settings, aids: RetrievalAids, engine: SearchEngine) {
+async function themeLeverFigures(store: SqliteUnitStore, settings: Settings, aids: RetrievalAids, engine: SearchEngine) {
   const { engine: before } = await loadEngine(store, settings, { ...aids, searchSettings: WITHOUT_THEMES });
   const sets = ["eval/dev.jsonl", "eval/topical-own.jsonl", "eval/feelings-own.jsonl", "eval/semantic-own.jsonl"].map((file) => ({
     file,
@@ -204,7 +205,7 @@ function qualityLine(report: EvalReport): Record<string, number> {
 export async function runRetrievalBench(): Promise<Record<string, unknown>> {
   const dataDir = path.join(tmpdir(), `pastor-bench-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const store = SqliteStore.open(dataDir);
+  const store = SqliteUnitStore.bible(dataDir);
   const settings = readSettings({ DATA_DIR: dataDir });
   const options = { store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 512, dense: { kind: "lsa" as const } };
 

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 
 const root = path.resolve(import.meta.dirname, "..");
 const load = (module) => import(pathToFileURL(path.join(root, "dist", module)).href);
-const { SqliteStore } = await load("adapters/index/sqlite-store.js");
+const { SqliteUnitStore } = await load("adapters/index/sqlite-unit-store.js");
 const { loadEngine } = await load("app/retrieval/load-engine.js");
 const { loadRetrievalAids } = await load("app/retrieval/retrieval-aids.js");
 const { readSettings } = await load("config/settings.js");
@@ -20,7 +20,7 @@ const { parseEvalFile } = await load("core/retrieval/eval.js");
 
 const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const settings = readSettings({ DATA_DIR: process.env.DATA_DIR ?? "./data" });
-const store = SqliteStore.open(settings.DATA_DIR);
+const store = SqliteUnitStore.bible(settings.DATA_DIR);
 const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
 const rssAfterLoadMb = mb();
 const queries = parseEvalFile(readFileSync(path.join(root, "eval/dev.jsonl"), "utf8"), "eval/dev.jsonl");

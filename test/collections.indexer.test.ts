@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DocumentReadError } from "../src/adapters/sources/document-errors.js";
 import { DEFAULT_MAX_CONTENT_CHARS as FOLDER_MAX } from "../src/adapters/sources/folder.js";
 import { DEFAULT_MAX_CONTENT_CHARS as MYSQL_MAX } from "../src/adapters/sources/mysql-source.js";
-import { CollectionStore, CollectionStoreError, collectionStoreFile } from "../src/adapters/index/collection-store.js";
+import { CollectionStoreError, collectionStoreFile } from "../src/adapters/index/collection-names.js";
+import { chunkIdsOf, listDocuments, loadChunks } from "../src/adapters/index/document-units.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
+import { writeDocuments } from "./support/documents.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "../src/app/index/collection-indexer.js";
 import { loadCollection } from "../src/app/retrieval/collection-load.js";
 import type { IndexProgress } from "../src/app/index/indexer.js";
@@ -97,16 +100,16 @@ let root: string;
 let collectionsDir: string;
 let courseDir: string;
 let settings: Settings;
-let store: CollectionStore;
+let store: SqliteUnitStore;
 let source: CollectionSource;
 let logger: ReturnType<typeof recordingLogger>;
 
 const ALL = ["apostila.pdf", "grande.md", "hermeneutica/parabolas.md", "teologia/legado.md", "teologia/quebrado.md", "teologia/trindade.md"];
 const INDEXED = ALL.filter((id) => id !== "grande.md");
 
-function chunkIdsBySource(): Map<string, number[]> {
+async function chunkIdsBySource(): Promise<Map<string, number[]>> {
   const ids = new Map<string, number[]>();
-  for (const chunk of store.loadChunks()) ids.set(chunk.sourceId, [...(ids.get(chunk.sourceId) ?? []), chunk.id]);
+  for (const chunk of (await loadChunks(store))) ids.set(chunk.sourceId, [...(ids.get(chunk.sourceId) ?? []), chunk.id]);
   return ids;
 }
 
@@ -137,7 +140,7 @@ beforeAll(async () => {
   const sources = discoverCollections(settings);
   expect(sources).toEqual([{ kind: "folder", name: "curso", dir: courseDir }]);
   source = sources[0]!;
-  store = CollectionStore.open(settings.DATA_DIR, "curso");
+  store = SqliteUnitStore.collection(settings.DATA_DIR, "curso");
   logger = recordingLogger();
 });
 
@@ -163,10 +166,10 @@ describe("reloadCollection on a folder", () => {
       skipped: 1,
       dense: "lsa",
     });
-    expect(first.chunks).toBe(store.chunkCount());
+    expect(first.chunks).toBe(store.unitCount());
     expect(first.chunks).toBeGreaterThan(5);
-    expect(store.listDocuments().map((d) => d.sourceId)).toEqual(INDEXED);
-    expect(store.listDocuments().every((d) => d.status === "complete")).toBe(true);
+    expect((await listDocuments(store)).map((d) => d.sourceId)).toEqual(INDEXED);
+    expect((await listDocuments(store)).every((d) => d.status === "complete")).toBe(true);
     const tooLarge = first.warnings.find((w) => w.code === "document_too_large");
     expect(tooLarge?.sourceId).toBe("grande.md");
     expect(tooLarge?.message).toContain("grande.md");
@@ -183,7 +186,7 @@ describe("reloadCollection on a folder", () => {
     expect(String(logged[0]!.fields.message)).toContain("teologia/quebrado.md");
     expect(first.warnings.some((w) => w.code === "meta_block_malformed" && w.sourceId === "teologia/quebrado.md")).toBe(true);
 
-    const broken = store.loadChunks().filter((c) => c.sourceId === "teologia/quebrado.md");
+    const broken = (await loadChunks(store)).filter((c) => c.sourceId === "teologia/quebrado.md");
     expect(broken.length).toBeGreaterThan(0);
     expect(broken[0]!.metaText).toBeUndefined();
     expect(broken[0]!.discipline).toBe("teologia");
@@ -194,8 +197,8 @@ describe("reloadCollection on a folder", () => {
     expect(response.results[0]?.sourceId).toBe("teologia/quebrado.md");
   });
 
-  it("puts the title line first in every chunk, the block's keywords in chunk 0 only, and the block's discipline", () => {
-    const chunks = store.loadChunks();
+  it("puts the title line first in every chunk, the block's keywords in chunk 0 only, and the block's discipline", async () => {
+    const chunks = (await loadChunks(store));
     for (const chunk of chunks) expect(chunk.text.startsWith("Título: ")).toBe(true);
     const trindade = chunks.filter((c) => c.sourceId === "teologia/trindade.md");
     expect(trindade.length).toBeGreaterThanOrEqual(2);
@@ -212,8 +215,8 @@ describe("reloadCollection on a folder", () => {
     expect(order).toEqual(sorted);
   });
 
-  it("keeps the PDF's page numbers on its chunks", () => {
-    const pdf = store.loadChunks().filter((c) => c.sourceId === "apostila.pdf");
+  it("keeps the PDF's page numbers on its chunks", async () => {
+    const pdf = (await loadChunks(store)).filter((c) => c.sourceId === "apostila.pdf");
     expect(pdf.length).toBeGreaterThanOrEqual(2);
     expect(pdf[0]!.title).toBe("Apostila do Tabernáculo");
     for (const chunk of pdf) expect(chunk.page).toBeGreaterThanOrEqual(1);
@@ -222,27 +225,27 @@ describe("reloadCollection on a folder", () => {
   });
 
   it("stores an LSA vector for every chunk", () => {
-    expect(store.vectorCount(firstModel!)).toBe(store.chunkCount());
+    expect(store.vectorCount(firstModel!)).toBe(store.unitCount());
     expect(store.getManifest("lsa_model")).toBe(firstModel);
   });
 
   it("does nothing on a second reload when nothing changed (same chunk ids, same model, no vector computed)", async () => {
-    const idsBefore = store.loadChunks().map((c) => c.id);
+    const idsBefore = (await loadChunks(store)).map((c) => c.id);
     const second = await reload();
     expect(second).toMatchObject({ documents: 5, added: 0, changed: 0, unchanged: 5, removed: 0, skipped: 1, dense: "lsa", vectorsComputed: 0 });
     expect(second.denseModel).toBe(firstModel);
-    expect(store.loadChunks().map((c) => c.id)).toEqual(idsBefore);
-    expect(store.vectorCount(firstModel!)).toBe(store.chunkCount());
+    expect((await loadChunks(store)).map((c) => c.id)).toEqual(idsBefore);
+    expect(store.vectorCount(firstModel!)).toBe(store.unitCount());
     // The broken block is reported again only when the document is re-read: not for an unchanged one.
     expect(second.warnings.map((w) => w.code)).toEqual(["document_too_large"]);
   });
 
   it("re-chunks only the edited document, retrains LSA and recomputes every vector", async () => {
-    const before = chunkIdsBySource();
+    const before = (await chunkIdsBySource());
     await writeFile(join(courseDir, "teologia", "legado.md"), LEGACY_V2);
     const summary = await reload();
     expect(summary).toMatchObject({ added: 0, changed: 1, unchanged: 4, removed: 0 });
-    const after = chunkIdsBySource();
+    const after = (await chunkIdsBySource());
     for (const id of INDEXED) {
       if (id === "teologia/legado.md") {
         for (const chunkId of after.get(id)!) expect(before.get(id)).not.toContain(chunkId);
@@ -250,27 +253,27 @@ describe("reloadCollection on a folder", () => {
         expect(after.get(id)).toEqual(before.get(id));
       }
     }
-    const legacyTerms = store.loadChunks().filter((c) => c.sourceId === "teologia/legado.md").flatMap((c) => c.terms);
+    const legacyTerms = (await loadChunks(store)).filter((c) => c.sourceId === "teologia/legado.md").flatMap((c) => c.terms);
     expect(legacyTerms).toContain(analyze("contexto")[0]);
     expect(summary.denseModel).not.toBe(firstModel);
-    expect(summary.vectorsComputed).toBe(store.chunkCount());
-    expect(store.vectorCount(summary.denseModel!)).toBe(store.chunkCount());
+    expect(summary.vectorsComputed).toBe(store.unitCount());
+    expect(store.vectorCount(summary.denseModel!)).toBe(store.unitCount());
     expect(store.vectorCount(firstModel!)).toBe(0);
     firstModel = summary.denseModel;
   });
 
   it("removes a deleted document with its chunks and vectors", async () => {
-    const gone = store.chunkIdsOf("hermeneutica/parabolas.md");
+    const gone = await chunkIdsOf(store, "hermeneutica/parabolas.md");
     expect(gone.length).toBeGreaterThan(0);
     await unlink(join(courseDir, "hermeneutica", "parabolas.md"));
     const summary = await reload();
     expect(summary).toMatchObject({ documents: 4, added: 0, changed: 0, unchanged: 4, removed: 1 });
-    expect(store.chunkIdsOf("hermeneutica/parabolas.md")).toEqual([]);
-    const remaining = new Set(store.loadChunks().map((c) => c.id));
+    expect(await chunkIdsOf(store, "hermeneutica/parabolas.md")).toEqual([]);
+    const remaining = new Set((await loadChunks(store)).map((c) => c.id));
     for (const id of gone) expect(remaining.has(id)).toBe(false);
     const vectors = store.loadVectors(summary.denseModel!);
     for (const id of gone) expect(vectors.has(id)).toBe(false);
-    expect(vectors.size).toBe(store.chunkCount());
+    expect(vectors.size).toBe(store.unitCount());
   });
 
   it("removes a previously indexed document that became oversized, and says so", async () => {
@@ -284,15 +287,15 @@ describe("reloadCollection on a folder", () => {
     const removed = summary.warnings.find((w) => w.code === "document_removed");
     expect(removed?.sourceId).toBe("teologia/legado.md");
     expect(removed?.message).toContain("teologia/legado.md");
-    expect(store.chunkIdsOf("teologia/legado.md")).toEqual([]);
+    expect(await chunkIdsOf(store, "teologia/legado.md")).toEqual([]);
     // Back to a valid version: indexed again.
     await writeFile(join(courseDir, "teologia", "legado.md"), LEGACY_V2);
     expect(await reload()).toMatchObject({ documents: 4, added: 1, unchanged: 3, skipped: 1 });
   });
 
   it("throws a typed error for a source that fails entirely, and loses nothing already indexed", async () => {
-    const documents = store.listDocuments();
-    const chunks = store.loadChunks();
+    const documents = (await listDocuments(store));
+    const chunks = (await loadChunks(store));
     const model = store.getManifest("lsa_model")!;
     const vectors = store.vectorCount(model);
     const moved = join(collectionsDir, "curso-movido");
@@ -304,8 +307,8 @@ describe("reloadCollection on a folder", () => {
       );
       expect(error).toBeInstanceOf(DocumentReadError);
       expect((error as DocumentReadError).code).toBe("collection_not_found");
-      expect(store.listDocuments()).toEqual(documents);
-      expect(store.loadChunks()).toEqual(chunks);
+      expect((await listDocuments(store))).toEqual(documents);
+      expect((await loadChunks(store))).toEqual(chunks);
       expect(store.vectorCount(model)).toBe(vectors);
       expect(store.getManifest("lsa_model")).toBe(model);
     } finally {
@@ -323,7 +326,7 @@ describe("reloadCollection on a folder", () => {
 
   it("serves the collection with hybrid search, the dense side on", async () => {
     const loaded = await loadCollection("curso", store, settings);
-    expect(loaded).toMatchObject({ name: "curso", documents: 4, chunks: store.chunkCount() });
+    expect(loaded).toMatchObject({ name: "curso", documents: 4, chunks: store.unitCount() });
     expect(loaded.denseOffReason).toBeUndefined();
     expect(loaded.search.denseAvailable).toBe(true);
     const response = await loaded.search.search("tabernáculo");
@@ -346,7 +349,7 @@ function envOf(current: Settings): Record<string, string> {
 describe("collection store", () => {
   it("refuses invalid collection names with a typed error", () => {
     for (const name of ["", "../fora", "com espaço", "-x", "ação", "a".repeat(65)]) {
-      expect(() => CollectionStore.open(settings.DATA_DIR, name)).toThrow(CollectionStoreError);
+      expect(() => SqliteUnitStore.collection(settings.DATA_DIR, name)).toThrow(CollectionStoreError);
       try {
         collectionStoreFile(settings.DATA_DIR, name);
       } catch (error) {
@@ -356,20 +359,20 @@ describe("collection store", () => {
     expect(collectionStoreFile("/dados", "Curso_2-b")).toBe(join("/dados", "collections", "Curso_2-b.sqlite"));
   });
 
-  it("writes a document in one transaction: a failing write leaves the previous version whole", () => {
-    const scratch = CollectionStore.open(settings.DATA_DIR, "transacao");
+  it("writes a document in one transaction: a failing write leaves the previous version whole", async () => {
+    const scratch = SqliteUnitStore.collection(settings.DATA_DIR, "transacao");
     try {
       const chunk = (n: number, text: string) => ({ chunk: n, title: "T", text: `Título: T\n\n${text}`, body: text, terms: text });
-      scratch.upsertDocument({ sourceId: "a.md", discipline: "d", slug: "a", title: "T", sha256: "1", chunks: [chunk(0, "um"), chunk(1, "dois")] });
-      const before = scratch.loadChunks();
-      // Two chunks with the same position violate UNIQUE(document_id, chunk) mid-write.
+      writeDocuments(scratch, { sourceId: "a.md", discipline: "d", slug: "a", title: "T", sha256: "1", chunks: [chunk(0, "um"), chunk(1, "dois")] });
+      const before = (await loadChunks(scratch));
+      // Two chunks with the same position violate UNIQUE(source_id, ord) mid-write.
       expect(() =>
-        scratch.upsertDocument({ sourceId: "a.md", discipline: "d", slug: "a", title: "T", sha256: "2", chunks: [chunk(0, "três"), chunk(0, "quatro")] }),
+        writeDocuments(scratch, { sourceId: "a.md", discipline: "d", slug: "a", title: "T", sha256: "2", chunks: [chunk(0, "três"), chunk(0, "quatro")] }),
       ).toThrow();
-      expect(scratch.loadChunks()).toEqual(before);
-      expect(scratch.listDocuments()[0]).toMatchObject({ sha256: "1", status: "complete", chunkCount: 2 });
-      expect(scratch.removeDocument("a.md")).toBe(true);
-      expect(scratch.chunkCount()).toBe(0);
+      expect((await loadChunks(scratch))).toEqual(before);
+      expect((await listDocuments(scratch))[0]).toMatchObject({ sha256: "1", status: "complete", chunkCount: 2 });
+      expect(scratch.removeSource("a.md")).toBe(true);
+      expect(scratch.unitCount()).toBe(0);
     } finally {
       scratch.close();
     }
@@ -429,7 +432,7 @@ describe("dense side per collection", () => {
     const dir = join(root, "pequena");
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "unica.md"), "Uma só aula: graça e fé.");
-    const small = CollectionStore.open(settings.DATA_DIR, "pequena");
+    const small = SqliteUnitStore.collection(settings.DATA_DIR, "pequena");
     try {
       const summary = await reloadCollection({ kind: "folder", name: "pequena", dir }, { store: small, settings });
       expect(summary).toMatchObject({ documents: 1, chunks: 1, dense: "off" });
@@ -455,8 +458,8 @@ describe("dense side per collection", () => {
     });
     const transformers = { ...settings, EMBEDDING_MODEL: tiny.dir };
     const summary = await reloadCollection(source, { store, settings: transformers });
-    expect(summary).toMatchObject({ dense: "transformers", vectorsComputed: store.chunkCount() });
-    expect(store.vectorCount(summary.denseModel!)).toBe(store.chunkCount());
+    expect(summary).toMatchObject({ dense: "transformers", vectorsComputed: store.unitCount() });
+    expect(store.vectorCount(summary.denseModel!)).toBe(store.unitCount());
     expect(await reloadCollection(source, { store, settings: transformers })).toMatchObject({ dense: "transformers", vectorsComputed: 0 });
     const loaded = await loadCollection("curso", store, transformers);
     expect(loaded.search.denseAvailable).toBe(true);
@@ -467,7 +470,7 @@ describe("dense side per collection", () => {
     // Back to LSA: the model for this fingerprint is retrained (same documents → same id).
     const back = await reloadCollection(source, { store, settings });
     expect(back.dense).toBe("lsa");
-    expect(store.vectorCount(back.denseModel!)).toBe(store.chunkCount());
+    expect(store.vectorCount(back.denseModel!)).toBe(store.unitCount());
   });
 });
 
@@ -476,7 +479,7 @@ describe("a generated collection of 1,000 lessons", () => {
     const dir = join(root, "mil");
     await writeGeneratedLessons(dir, 1000);
     const big = readSettings({ DATA_DIR: settings.DATA_DIR });
-    const milStore = CollectionStore.open(big.DATA_DIR, "mil");
+    const milStore = SqliteUnitStore.collection(big.DATA_DIR, "mil");
     try {
       const milSource: CollectionSource = { kind: "folder", name: "mil", dir };
       const reports: { cold: IndexProgress[]; noop: IndexProgress[] } = { cold: [], noop: [] };

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { createConnection, type Connection } from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLessonsTable, MysqlSourceError } from "../src/adapters/sources/mysql-source.js";
-import { CollectionStore } from "../src/adapters/index/collection-store.js";
+import { chunkIdsOf, listDocuments, loadChunks } from "../src/adapters/index/document-units.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { reloadCollection, type CollectionLogger } from "../src/app/index/collection-indexer.js";
 import { loadCollection } from "../src/app/retrieval/collection-load.js";
 import { discoverCollections, type CollectionSource } from "../src/app/index/collection-sources.js";
@@ -44,7 +45,7 @@ let db: TestMariaDb | undefined;
 let conn: Connection | undefined;
 let root: string;
 let settings: Settings;
-let store: CollectionStore;
+let store: SqliteUnitStore;
 let source: CollectionSource;
 const events: string[] = [];
 const logger: CollectionLogger = {
@@ -53,9 +54,9 @@ const logger: CollectionLogger = {
   error: (event) => events.push(event),
 };
 
-function chunkIdsBySource(): Map<string, number[]> {
+async function chunkIdsBySource(): Promise<Map<string, number[]>> {
   const ids = new Map<string, number[]>();
-  for (const chunk of store.loadChunks()) ids.set(chunk.sourceId, [...(ids.get(chunk.sourceId) ?? []), chunk.id]);
+  for (const chunk of (await loadChunks(store))) ids.set(chunk.sourceId, [...(ids.get(chunk.sourceId) ?? []), chunk.id]);
   return ids;
 }
 
@@ -78,7 +79,7 @@ beforeAll(async () => {
   const sources = discoverCollections(settings);
   expect(sources).toEqual([{ kind: "mysql", name: "aulas", url: db.url, table: "lessons" }]);
   source = sources[0]!;
-  store = CollectionStore.open(settings.DATA_DIR, "aulas");
+  store = SqliteUnitStore.collection(settings.DATA_DIR, "aulas");
 }, 120_000);
 
 afterAll(async () => {
@@ -92,8 +93,8 @@ describe("reloadCollection on a MySQL table", () => {
   it("indexes every row as db:{discipline}/{slug}, the row's discipline kept", async () => {
     const summary = await reload();
     expect(summary).toMatchObject({ collection: "aulas", documents: 3, added: 3, changed: 0, unchanged: 0, removed: 0, skipped: 0, dense: "lsa" });
-    expect(store.listDocuments().map((d) => d.sourceId)).toEqual(IDS);
-    const chunks = store.loadChunks();
+    expect((await listDocuments(store)).map((d) => d.sourceId)).toEqual(IDS);
+    const chunks = (await loadChunks(store));
     expect(chunks.length).toBe(summary.chunks);
     for (const chunk of chunks) {
       expect(chunk.sourceId).toBe(`db:${chunk.discipline}/${chunk.slug}`);
@@ -111,15 +112,15 @@ describe("reloadCollection on a MySQL table", () => {
   });
 
   it("re-chunks only the updated row", async () => {
-    const before = chunkIdsBySource();
+    const before = (await chunkIdsBySource());
     const unchanged = await reload();
     expect(unchanged).toMatchObject({ unchanged: 3, added: 0, changed: 0, removed: 0, vectorsComputed: 0 });
-    expect(chunkIdsBySource()).toEqual(before);
+    expect((await chunkIdsBySource())).toEqual(before);
 
     await conn!.query("UPDATE lessons SET content = ? WHERE slug = 'graca'", [`${GRACA} Justificação pela fé somente.`]);
     const summary = await reload();
     expect(summary).toMatchObject({ documents: 3, added: 0, changed: 1, unchanged: 2, removed: 0 });
-    const after = chunkIdsBySource();
+    const after = (await chunkIdsBySource());
     for (const id of IDS) {
       if (id === "db:Teologia Sistemática/graca") {
         for (const chunkId of after.get(id)!) expect(before.get(id)).not.toContain(chunkId);
@@ -127,20 +128,20 @@ describe("reloadCollection on a MySQL table", () => {
         expect(after.get(id)).toEqual(before.get(id));
       }
     }
-    expect(store.loadChunks().filter((c) => c.slug === "graca").flatMap((c) => c.terms)).toContain(analyze("justificação")[0]);
+    expect((await loadChunks(store)).filter((c) => c.slug === "graca").flatMap((c) => c.terms)).toContain(analyze("justificação")[0]);
   });
 
   it("removes a deleted row with its chunks", async () => {
     await conn!.query("DELETE FROM lessons WHERE slug = 'exodo'");
     const summary = await reload();
     expect(summary).toMatchObject({ documents: 2, removed: 1, unchanged: 2, added: 0, changed: 0 });
-    expect(store.chunkIdsOf("db:Antigo Testamento/exodo")).toEqual([]);
-    expect(store.vectorCount(summary.denseModel!)).toBe(store.chunkCount());
+    expect(await chunkIdsOf(store, "db:Antigo Testamento/exodo")).toEqual([]);
+    expect(store.vectorCount(summary.denseModel!)).toBe(store.unitCount());
   });
 
   it("throws MysqlSourceError when the server is down, and loses nothing already indexed", async () => {
-    const documents = store.listDocuments();
-    const chunks = store.loadChunks();
+    const documents = (await listDocuments(store));
+    const chunks = (await loadChunks(store));
     const model = store.getManifest("lsa_model")!;
     const password = db!.password;
     await conn!.end();
@@ -154,8 +155,8 @@ describe("reloadCollection on a MySQL table", () => {
     expect(error).toBeInstanceOf(MysqlSourceError);
     expect((error as MysqlSourceError).code).toBe("mysql_unreachable");
     expect((error as MysqlSourceError).message).not.toContain(password);
-    expect(store.listDocuments()).toEqual(documents);
-    expect(store.loadChunks()).toEqual(chunks);
+    expect((await listDocuments(store))).toEqual(documents);
+    expect((await loadChunks(store))).toEqual(chunks);
     expect(store.vectorCount(model)).toBe(chunks.length);
     const loaded = await loadCollection("aulas", store, settings);
     expect(loaded.documents).toBe(2);

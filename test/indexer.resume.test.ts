@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadVerses } from "../src/adapters/index/bible-units.js";
 import { openTestStore, SLOWER, STORE, storeEnvFor } from "./support/store.js";
 import { tempDir } from "./support/usfx.js";
 
@@ -46,7 +47,7 @@ describe("kill -9 in the middle of indexing", () => {
     expect(killed.signal).toBe("SIGKILL");
 
     const store = await openTestStore(dataDir);
-    const committed = await store.verseCount();
+    const committed = await store.unitCount();
     const [source] = await store.listSources();
     await store.close();
     expect(committed).toBeGreaterThanOrEqual(10_000);
@@ -67,7 +68,7 @@ describe("kill -9 in the middle of indexing", () => {
     expect(summary.versesTotal).toBe(31_102);
 
     const after = await openTestStore(dataDir);
-    const ords = (await after.loadVerses()).map((v) => v.ord);
+    const ords = (await loadVerses(after)).map((v) => v.ord);
     expect({ n: new Set(ords).size, lo: Math.min(...ords), hi: Math.max(...ords) }).toEqual({ n: 31_102, lo: 0, hi: 31_101 });
     expect((await after.listSources())[0]!.status).toBe("complete");
     await after.close();

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../src/adapters/index/sqlite-store.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { vectorKey } from "../src/app/index/dense.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
@@ -29,7 +29,7 @@ describe("indexing with a transformers.js model (EMBEDDING_MODEL = a local folde
         JHN: { name: "João", chapters: [["Porque Deus amou o mundo de tal maneira.", "Eu sou o bom pastor."]] },
       }),
     );
-    const store = SqliteStore.open(dataDir);
+    const store = SqliteUnitStore.bible(dataDir);
     const summary = await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 2, dense: { kind: "transformers", model: model.dir } });
     expect(summary.embedder).toMatch(/^transformers:/);
     expect(summary.vectorsComputed).toBe(4);
@@ -55,7 +55,7 @@ describe("indexing with a transformers.js model (EMBEDDING_MODEL = a local folde
     const dataDir = tempDir();
     dirs.push(corpusDir, dataDir);
     writeFile(corpusDir, "mini.usfx.xml", makeUsfx({ JHN: { name: "João", chapters: [["Eu sou o bom pastor.", "Deus amou o mundo."]] } }));
-    const store = SqliteStore.open(dataDir);
+    const store = SqliteUnitStore.bible(dataDir);
     await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 2, dense: { kind: "none", reason: "teste" } });
     const missing = `${tempDir()}/nao-e-um-modelo`;
     const { engine, embedder, denseOffReason } = await loadEngine(store, readSettings({ DATA_DIR: dataDir, EMBEDDING_MODEL: missing }));

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CollectionStore } from "../src/adapters/index/collection-store.js";
+import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { ROOT } from "./support/bible-index.js";
 import { tempDir } from "./support/usfx.js";
 
@@ -26,10 +26,10 @@ describe("two processes writing one collection store", () => {
     const dataDir = tempDir("pastor-sqlite-concurrency-");
     const results = await Promise.all(["a", "b", "c"].map((name) => writer(dataDir, name, 300)));
     for (const result of results) expect(result, result.output).toMatchObject({ code: 0 });
-    const store = CollectionStore.open(dataDir, "licoes");
+    const store = SqliteUnitStore.collection(dataDir, "licoes");
     try {
-      expect(store.documentCount()).toBe(75);
-      expect(store.chunkCount()).toBe(225);
+      expect((await store.listSources()).length).toBe(75);
+      expect(store.unitCount()).toBe(225);
       for (const name of ["a", "b", "c"]) expect(store.getManifest(`writer_${name}`)).toBe("299");
     } finally {
       store.close();

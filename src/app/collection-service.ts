@@ -12,8 +12,8 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { CollectionIndexStore } from "../adapters/index/collection-index.js";
-import { collectionStoreFile } from "../adapters/index/collection-store.js";
+import type { UnitStore } from "../adapters/index/store.js";
+import { collectionStoreFile } from "../adapters/index/collection-names.js";
 import { openCollectionStores, type CollectionStores } from "../adapters/index/open.js";
 import { GENERATION_KEY } from "../adapters/index/store.js";
 import type { Settings } from "../config/settings.js";
@@ -71,7 +71,7 @@ interface Entry {
   /** The source this process reads; undefined for a collection another replica indexes. */
   source: CollectionSource | undefined;
   /** Opened on first use (a file that cannot be opened is an error of that collection only). */
-  opened: CollectionIndexStore | undefined;
+  opened: UnitStore | undefined;
   /** What is served (its search lives in the host). */
   loaded: CollectionSummary | undefined;
   /** The shared store's generation the loaded search was read at. */
@@ -269,8 +269,11 @@ export class CollectionService {
     }
   }
 
-  private store(entry: Entry): CollectionIndexStore {
-    entry.opened ??= this.stores!.open(entry.name);
+  private store(entry: Entry): UnitStore {
+    if (!entry.opened) {
+      entry.opened = this.stores!.open(entry.name);
+      if (entry.opened.migrated) this.logger.info("index_migrated", { collection: entry.name, ...entry.opened.migrated });
+    }
     return entry.opened;
   }
 

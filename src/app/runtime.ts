@@ -1,7 +1,7 @@
 import { config as loadDotenv } from "dotenv";
 import path from "node:path";
 import { openIndexStore, type StoreConfig } from "../adapters/index/open.js";
-import type { IndexStore } from "../adapters/index/store.js";
+import type { UnitStore } from "../adapters/index/store.js";
 import { readSettings, type Settings } from "../config/settings.js";
 
 
@@ -17,6 +17,6 @@ export function storeConfig(settings: Settings): StoreConfig {
   return { kind: "sqlite", dataDir: path.resolve(settings.DATA_DIR) };
 }
 
-export function openStore(settings: Settings): Promise<IndexStore> {
+export function openStore(settings: Settings): Promise<UnitStore> {
   return openIndexStore(storeConfig(settings));
 }

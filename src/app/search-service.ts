@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Worker } from "node:worker_threads";
-import { GENERATION_KEY, StoreError, type IndexStore, type SourceRecord, type StoreKind } from "../adapters/index/store.js";
+import { GENERATION_KEY, StoreError, type UnitStore, type SourceRecord, type StoreKind } from "../adapters/index/store.js";
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/retrieval/engine.js";
 import type { IndexProgress, IndexSummary } from "./index/indexer.js";
@@ -83,7 +83,7 @@ export class SearchService {
   private readonly poller: Poller | undefined;
 
   constructor(
-    private readonly store: IndexStore,
+    private readonly store: UnitStore,
     private readonly settings: Settings,
     private readonly aids: RetrievalAids,
     private readonly logger?: ServiceLogger,
@@ -134,7 +134,7 @@ export class SearchService {
     try {
       const generation = this.store.shared ? await this.store.getManifest(GENERATION_KEY) : undefined;
       this.sources = await this.store.listSources();
-      if ((await this.store.verseCount()) === 0) {
+      if ((await this.store.unitCount()) === 0) {
         this.engineValue = undefined;
         this.answersValue = undefined;
         this.denseReason = "o índice está vazio";
@@ -290,7 +290,7 @@ export class SearchService {
       if (!this.storeDown(error)) throw error;
     }
     return {
-      sources: sources.map((s) => ({ file: s.file, sha256: s.sha256, verses: s.verseCount, status: s.status })),
+      sources: sources.map((s) => ({ file: s.id, sha256: s.sha256, verses: s.unitCount, status: s.status })),
       versesIndexed: this.answersValue?.size ?? 0,
       indexing: this.indexing,
       progress: this.progress,

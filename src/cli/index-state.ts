@@ -1,4 +1,4 @@
-import type { IndexStore } from "../adapters/index/store.js";
+import type { UnitStore } from "../adapters/index/store.js";
 import { indexedVersion, sha256File } from "../app/index/indexer.js";
 import { usfxSourceName } from "../adapters/sources/usfx-file.js";
 import { planSync } from "../core/index/sync-plan.js";
@@ -10,7 +10,7 @@ export interface CorpusComparison {
   removed: string[];
 }
 
-export async function compareWithCorpus(store: IndexStore, corpusFiles: readonly string[]): Promise<CorpusComparison> {
+export async function compareWithCorpus(store: UnitStore, corpusFiles: readonly string[]): Promise<CorpusComparison> {
   const offered = await Promise.all(corpusFiles.map(async (file) => ({ id: usfxSourceName(file), sha256: await sha256File(file), file })));
   const plan = planSync(
     (await store.listSources()).map(indexedVersion),
@@ -29,8 +29,8 @@ export async function compareWithCorpus(store: IndexStore, corpusFiles: readonly
 /** How the stored index compares with the corpus as a whole: empty, matching it, or behind it (and why). */
 export type IndexState = { kind: "empty" } | { kind: "fresh" } | { kind: "stale"; reason: string };
 
-export async function indexState(store: IndexStore, corpusFiles: readonly string[]): Promise<IndexState> {
-  if ((await store.verseCount()) === 0) return { kind: "empty" };
+export async function indexState(store: UnitStore, corpusFiles: readonly string[]): Promise<IndexState> {
+  if ((await store.unitCount()) === 0) return { kind: "empty" };
   const { stale, removed } = await compareWithCorpus(store, corpusFiles);
   const reason = stale[0]?.reason ?? (removed[0] === undefined ? undefined : `${removed[0]} saiu do corpus`);
   return reason === undefined ? { kind: "fresh" } : { kind: "stale", reason };

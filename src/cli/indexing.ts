@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { IndexStore } from "../adapters/index/store.js";
+import type { UnitStore } from "../adapters/index/store.js";
 import { parseDenseChoice } from "../app/index/dense.js";
 import { indexCorpus, type IndexSummary } from "../app/index/indexer.js";
 import type { Settings } from "../config/settings.js";
@@ -9,7 +9,7 @@ import { indexState } from "./index-state.js";
 import { createProgressReporter } from "./progress.js";
 
 /** Indexes CORPUS_DIR into the store, with the progress bar on stderr (when bars are allowed). */
-export async function runIndexing(settings: Settings, store: IndexStore): Promise<IndexSummary> {
+export async function runIndexing(settings: Settings, store: UnitStore): Promise<IndexSummary> {
   await requireCorpusFiles(settings.CORPUS_DIR);
   const progress = createProgressReporter();
   try {
@@ -41,9 +41,9 @@ export function printIndexErrors(summary: IndexSummary): void {
  * used as it is, with a notice. Returns the summary when it built the index: a corpus file
  * that failed is named and the caller exits with 1 after answering from the rest.
  */
-export async function ensureIndex(settings: Settings, store: IndexStore): Promise<IndexSummary | undefined> {
+export async function ensureIndex(settings: Settings, store: UnitStore): Promise<IndexSummary | undefined> {
   const files = await requireCorpusFiles(settings.CORPUS_DIR).catch(async (error: unknown) => {
-    if ((await store.verseCount()) > 0) return undefined; // an index without its corpus folder (a replica): serve it
+    if ((await store.unitCount()) > 0) return undefined; // an index without its corpus folder (a replica): serve it
     throw error;
   });
   if (!files) return undefined;

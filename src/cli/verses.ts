@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
+import { loadVerses } from "../adapters/index/bible-units.js";
 import path from "node:path";
-import type { IndexStore } from "../adapters/index/store.js";
+import type { UnitStore } from "../adapters/index/store.js";
 import { PRIMARY_SOURCE } from "../app/retrieval/load-engine.js";
 import { storeConfig } from "../app/runtime.js";
 import type { Settings } from "../config/settings.js";
@@ -28,15 +29,15 @@ export interface VerseLine {
 export async function readPrimaryVerses(settings: Settings): Promise<Verse[]> {
   const store = await openExistingStore(settings);
   try {
-    const indexed = store !== undefined && (await store.verseCount()) > 0;
+    const indexed = store !== undefined && (await store.unitCount()) > 0;
     const files = await requireCorpusFiles(settings.CORPUS_DIR).catch((error: unknown) => {
       if (indexed) return undefined;
       throw error;
     });
-    if (!files) return primaryOf(await store!.loadVerses());
+    if (!files) return primaryOf(await loadVerses(store!));
     const comparison = indexed ? await compareWithCorpus(store!, files) : undefined;
     const file = files.find((f) => usfxSourceName(f) === PRIMARY_SOURCE) ?? comparison?.fresh[0] ?? files[0]!;
-    if (comparison?.fresh.includes(file)) return (await store!.loadVerses()).filter((verse) => verse.source === usfxSourceName(file));
+    if (comparison?.fresh.includes(file)) return (await loadVerses(store!)).filter((verse) => verse.source === usfxSourceName(file));
     const reason = comparison?.stale.find((entry) => entry.file === file)?.reason;
     const why = reason === undefined ? "o índice está vazio" : `o índice está desatualizado (${reason})`;
     console.error(`aviso: ${why}: versículos lidos direto de ${path.relative(process.cwd(), file) || file}.`);
@@ -47,7 +48,7 @@ export async function readPrimaryVerses(settings: Settings): Promise<Verse[]> {
 }
 
 /** The store, unless it is a SQLite file that does not exist yet (reading a verse creates nothing). */
-async function openExistingStore(settings: Settings): Promise<IndexStore | undefined> {
+async function openExistingStore(settings: Settings): Promise<UnitStore | undefined> {
   const config = storeConfig(settings);
   if (config.kind === "sqlite" && !existsSync(config.dataDir)) return undefined;
   return openCliStore(settings);

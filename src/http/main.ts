@@ -56,6 +56,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const service = new SearchService(store, settings, aids, logger, pool);
   try {
     await service.reload();
+    if (store.migrated) logger.info("index_migrated", { collection: store.name, ...store.migrated });
   } catch (error) {
     await service.close();
     throw error;

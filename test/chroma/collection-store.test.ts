@@ -1,10 +1,12 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import type { CollectionIndexStore } from "../../src/adapters/index/collection-index.js";
-import { CollectionStore } from "../../src/adapters/index/collection-store.js";
+import type { UnitStore } from "../../src/adapters/index/store.js";
+import { chunkIdsOf, listDocuments, loadChunks } from "../../src/adapters/index/document-units.js";
+import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
+import { writeDocuments } from "../support/documents.js";
 import { loadChromaModule } from "../../src/adapters/index/chroma-client.js";
-import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { ChromaUnitStore } from "../../src/adapters/index/chroma-unit-store.js";
 import { reloadCollection } from "../../src/app/index/collection-indexer.js";
 import { loadCollection } from "../../src/app/retrieval/collection-load.js";
 import type { CollectionSource } from "../../src/app/index/collection-sources.js";
@@ -26,7 +28,7 @@ afterAll(async () => {
 
 const settings = readSettings({ EMBEDDING_MODEL: "lsa" });
 
-async function ranking(name: string, store: CollectionIndexStore): Promise<string[][]> {
+async function ranking(name: string, store: UnitStore): Promise<string[][]> {
   const loaded = await loadCollection(name, store, settings);
   const out: string[][] = [];
   for (const query of LESSON_QUERIES) {
@@ -36,7 +38,7 @@ async function ranking(name: string, store: CollectionIndexStore): Promise<strin
   return out;
 }
 
-const withoutIds = async (store: CollectionIndexStore) => (await store.loadChunks()).map(({ id: _id, ...chunk }) => chunk);
+const withoutIds = async (store: UnitStore) => (await (await loadChunks(store))).map(({ id: _id, ...chunk }) => chunk);
 
 describe("ChromaCollectionStore", () => {
   it("holds what the SQLite store holds after the same reloads, and ranks the same", async () => {
@@ -45,8 +47,8 @@ describe("ChromaCollectionStore", () => {
     dirs.push(folder, dataDir);
     await writeGeneratedLessons(folder, 24, 300);
     const source: CollectionSource = { kind: "folder", name: "aulas", dir: folder };
-    const sqlite = CollectionStore.open(dataDir, "aulas");
-    const root = await ChromaStore.open({ url: inject("chromaUrl"), prefix: freshChromaPrefix() });
+    const sqlite = SqliteUnitStore.collection(dataDir, "aulas");
+    const root = await ChromaUnitStore.open({ url: inject("chromaUrl"), prefix: freshChromaPrefix() });
     const chroma = root.collectionStore("aulas");
     closers.push(() => sqlite.close(), () => root.close());
 
@@ -67,8 +69,8 @@ describe("ChromaCollectionStore", () => {
     const added = generatedLesson(40, 300);
     writeFileSync(path.join(folder, added.path), added.content);
     expect(await both()).toMatchObject({ added: 1, changed: 1, removed: 1, unchanged: 22 });
-    expect(await chroma.chunkIdsOf(generatedLesson(5).path)).toEqual([]);
-    expect((await chroma.listDocuments()).map((d) => d.sourceId)).toEqual((await sqlite.listDocuments()).map((d) => d.sourceId));
+    expect(await await chunkIdsOf(chroma, generatedLesson(5).path)).toEqual([]);
+    expect((await (await listDocuments(chroma))).map((d) => d.sourceId)).toEqual((await (await listDocuments(sqlite))).map((d) => d.sourceId));
 
     // Unchanged: nothing rewritten, nothing re-embedded.
     const again = await reloadCollection(source, { store: chroma, settings });
@@ -81,12 +83,12 @@ describe("ChromaCollectionStore", () => {
     await writeGeneratedLessons(folder, 4, 200);
     const source: CollectionSource = { kind: "folder", name: "meias", dir: folder };
     const prefix = freshChromaPrefix();
-    const root = await ChromaStore.open({ url: inject("chromaUrl"), prefix });
+    const root = await ChromaUnitStore.open({ url: inject("chromaUrl"), prefix });
     closers.push(() => root.close());
     const store = root.collectionStore("meias");
     await reloadCollection(source, { store, settings });
     const victim = generatedLesson(1).path;
-    const before = (await store.loadChunks()).filter((chunk) => chunk.sourceId === victim).length;
+    const before = (await (await loadChunks(store))).filter((chunk) => chunk.sourceId === victim).length;
     expect(before).toBeGreaterThan(0);
 
     // A crash inside upsertDocument, after the old chunks went: the record is partial with an empty hash.
@@ -94,30 +96,30 @@ describe("ChromaCollectionStore", () => {
     const { hostname, port } = new URL(inject("chromaUrl"));
     const meta = await new ChromaClient({ host: hostname, port: Number(port), ssl: false }).getCollection({ name: `${prefix}.meias.meta` });
     await meta.update({ ids: [`doc:${victim}`], metadatas: [{ status: "partial", sha256: "" }] });
-    expect((await store.loadChunks()).some((chunk) => chunk.sourceId === victim)).toBe(false);
+    expect((await (await loadChunks(store))).some((chunk) => chunk.sourceId === victim)).toBe(false);
 
     const healed = await reloadCollection(source, { store, settings });
     expect(healed).toMatchObject({ changed: 1, unchanged: 3 });
-    expect((await store.loadChunks()).filter((chunk) => chunk.sourceId === victim)).toHaveLength(before);
+    expect((await (await loadChunks(store))).filter((chunk) => chunk.sourceId === victim)).toHaveLength(before);
   });
 
   it("keeps collections apart, even when one name starts another", async () => {
-    const root = await ChromaStore.open({ url: inject("chromaUrl"), prefix: freshChromaPrefix() });
+    const root = await ChromaUnitStore.open({ url: inject("chromaUrl"), prefix: freshChromaPrefix() });
     closers.push(() => root.close());
     const short = root.collectionStore("a");
     const long = root.collectionStore("a_vec_b");
     const vector = Float32Array.from([1, 0]);
     // The longer name first: were names joined with "_", the shorter one's "a_vec_" prefix would take its vectors.
     for (const [store, id] of [[long, "b.md"], [short, "a.md"]] as const) {
-      await store.upsertDocument({ sourceId: id, discipline: "d", slug: id, title: id, sha256: "1", chunks: [{ chunk: 0, title: id, text: id, body: id, terms: "x" }] });
-      const [chunk] = await store.loadChunks();
+      await writeDocuments(store, { sourceId: id, discipline: "d", slug: id, title: id, sha256: "1", chunks: [{ chunk: 0, title: id, text: id, body: id, terms: "x" }] });
+      const [chunk] = await (await loadChunks(store));
       await store.saveVectors(`modelo-${id}`, [{ id: chunk!.id, vector }]);
     }
     // Each saved its own model's vectors, which drops "other models" of that collection only.
     expect(await short.vectorCount("modelo-a.md")).toBe(1);
     expect(await long.vectorCount("modelo-b.md")).toBe(1);
-    expect((await short.loadChunks()).map((c) => c.sourceId)).toEqual(["a.md"]);
-    expect((await long.loadChunks()).map((c) => c.sourceId)).toEqual(["b.md"]);
+    expect((await (await loadChunks(short))).map((c) => c.sourceId)).toEqual(["a.md"]);
+    expect((await (await loadChunks(long))).map((c) => c.sourceId)).toEqual(["b.md"]);
     await root.registerCollection("a", "folder");
     await root.registerCollection("a_vec_b", "folder");
     expect(await root.indexedCollections()).toEqual([
@@ -165,7 +167,7 @@ describe("two replicas reloading one collection", () => {
     dirs.push(folder);
     await writeGeneratedLessons(path.join(folder, "aulas"), 2, 120);
     const prefix = freshChromaPrefix();
-    const root = await ChromaStore.open({ url: inject("chromaUrl"), prefix });
+    const root = await ChromaUnitStore.open({ url: inject("chromaUrl"), prefix });
     closers.push(() => root.close());
     const held = await root.collectionStore("aulas").tryLockIndexing("replica-a", 60_000);
     expect(held.acquired).toBe(true);

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStubProvider } from "../../src/adapters/chat/stub.js";
-import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { ChromaUnitStore } from "../../src/adapters/index/chroma-unit-store.js";
 import { indexCorpus } from "../../src/app/index/indexer.js";
 import { startChromaServer, type ChromaServer } from "../support/chroma.js";
 import { parseSse, postChat, startTestServer, type TestServer } from "../support/server.js";
@@ -34,7 +34,7 @@ beforeAll(async () => {
     "a.usfx.xml",
     makeUsfx({ JHN: { name: "João", chapters: [["No princípio era o Verbo.", "Ele estava no princípio com Deus.", "Todas as coisas foram feitas por ele."]] } }),
   );
-  const store = await ChromaStore.open({ url: chroma.url, prefix });
+  const store = await ChromaUnitStore.open({ url: chroma.url, prefix });
   await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 10, dense: { kind: "none", reason: "teste" } });
   store.close();
 });

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/adapters/index/sqlite-store.js";
+import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
 import { loadEngine } from "../../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const [built, fromChroma] = await Promise.all([buildSqliteBibleIndex(), openBibleEngine()]);
   sqliteDir = built.dataDir;
   chroma = fromChroma;
-  const store = SqliteStore.open(sqliteDir);
+  const store = SqliteUnitStore.bible(sqliteDir);
   sqlite = (await loadEngine(store, readSettings({ DATA_DIR: sqliteDir }), await loadRetrievalAids())).engine;
   store.close();
 }, 300_000);

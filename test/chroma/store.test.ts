@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { ChromaUnitStore } from "../../src/adapters/index/chroma-unit-store.js";
+import { versesMissingVectors } from "../../src/adapters/index/bible-units.js";
 import { StoreError } from "../../src/adapters/index/store.js";
 import { indexCorpus } from "../../src/app/index/indexer.js";
 import { freePort } from "../support/chroma.js";
@@ -10,7 +11,7 @@ import { freshChromaPrefix } from "../support/store.js";
 import { makeUsfx, tempDir, writeFile } from "../support/usfx.js";
 
 const url = inject("chromaUrl");
-const opened: ChromaStore[] = [];
+const opened: ChromaUnitStore[] = [];
 const dirs: string[] = [];
 afterAll(() => {
   opened.forEach((store) => store.close());
@@ -23,8 +24,8 @@ function corpus(): string {
   return dir;
 }
 
-async function open(prefix: string, target = url): Promise<ChromaStore> {
-  const store = await ChromaStore.open({ url: target, prefix });
+async function open(prefix: string, target = url): Promise<ChromaUnitStore> {
+  const store = await ChromaUnitStore.open({ url: target, prefix });
   opened.push(store);
   return store;
 }
@@ -65,7 +66,7 @@ describe("the indexing lock (one indexer at a time, with expiry)", () => {
     expect(held.acquired).toBe(true);
     const run = indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 10, dense: { kind: "none", reason: "teste" } });
     await expect(run).rejects.toMatchObject({ code: "index_locked", message: expect.stringMatching(/Outra réplica \(outra-replica\) está indexando/) });
-    expect(await store.verseCount()).toBe(0);
+    expect(await store.unitCount()).toBe(0);
     if (held.acquired) await held.lock.release();
     const summary = await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 10, dense: { kind: "none", reason: "teste" } });
     expect(summary.versesTotal).toBe(1);
@@ -94,14 +95,14 @@ describe("the trained model and the vectors", () => {
     writeFile(corpusDir, "a.usfx.xml", makeUsfx({ GEN: { name: "Gênesis", chapters: [["No princípio.", "A terra era sem forma.", ""]] } }));
     const store = await open(freshChromaPrefix());
     await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 10, dense: { kind: "none", reason: "teste" } });
-    const missing = await store.versesMissingVectors("m1");
+    const missing = await versesMissingVectors(store, "m1");
     expect(missing.map((m) => m.text)).toEqual(["No princípio.", "A terra era sem forma."]); // the empty verse needs none
     const unit = (values: number[]) => {
       const norm = Math.hypot(...values);
       return Float32Array.from(values.map((v) => v / norm));
     };
     await store.saveVectors("m1", [{ id: missing[0]!.id, vector: unit([1, 2, 3]) }]);
-    expect((await store.versesMissingVectors("m1")).map((m) => m.id)).toEqual([missing[1]!.id]);
+    expect((await versesMissingVectors(store, "m1")).map((m) => m.id)).toEqual([missing[1]!.id]);
     const loaded = await store.loadVectors("m1");
     loaded.get(missing[0]!.id)!.forEach((value, i) => expect(value).toBeCloseTo(unit([1, 2, 3])[i]!, 6));
     expect(await store.vectorCount("m1")).toBe(1);
@@ -120,7 +121,7 @@ describe("a server that does not answer", () => {
     const port = await freePort();
     const store = await open("ninguem", `http://127.0.0.1:${port}`);
     const started = performance.now();
-    const failure = await store.verseCount().then(
+    const failure = await store.unitCount().then(
       () => undefined,
       (error: unknown) => error,
     );

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { inject } from "vitest";
-import { SqliteStore } from "../../src/adapters/index/sqlite-store.js";
+import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../../src/app/index/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
@@ -27,7 +27,7 @@ export function realBibleIndex(): Promise<{ dataDir: string }> {
 /** The SQLite Bible index in a new temporary DATA_DIR (whatever store the run is on). */
 export async function buildSqliteBibleIndex(): Promise<{ dataDir: string }> {
   const dataDir = tempDir("pastor-bible-");
-  const store = SqliteStore.open(dataDir);
+  const store = SqliteUnitStore.bible(dataDir);
   try {
     await indexCorpus({
       store,

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { ChromaStore } from "../../src/adapters/index/chroma-store.js";
+import { ChromaUnitStore } from "../../src/adapters/index/chroma-unit-store.js";
 import { indexCorpus } from "../../src/app/index/indexer.js";
 import { ROOT } from "./bible-index.js";
 import { startChromaServer, type ChromaServer } from "./chroma.js";
@@ -20,7 +20,7 @@ export async function setup(project: TestProject): Promise<void> {
   server = await startChromaServer();
   console.log(`[chroma] server at ${server.url}, data in ${server.dataPath}`);
   bibleDataDir = tempDir("pastor-bible-chroma-");
-  const store = await ChromaStore.open({ url: server.url, prefix: chromaPrefixFor(bibleDataDir) });
+  const store = await ChromaUnitStore.open({ url: server.url, prefix: chromaPrefixFor(bibleDataDir) });
   const started = performance.now();
   const summary = await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 4096, dense: { kind: "lsa" } });
   console.log(`[chroma] Bible indexed: ${summary.versesTotal} verses, ${summary.vectorsComputed} vectors, ${Math.round(performance.now() - started)} ms`);

@@ -4,14 +4,15 @@
  * of its own and, after each, reads and writes the manifest in one transaction; exits 1 naming
  * the first error.
  */
-import { CollectionStore } from "../../src/adapters/index/collection-store.js";
+import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
+import { writeDocuments } from "./documents.js";
 
 const [dataDir, name, writer, count] = process.argv.slice(2) as [string, string, string, string];
-const store = CollectionStore.open(dataDir, name);
+const store = SqliteUnitStore.collection(dataDir, name);
 try {
   for (let i = 0; i < Number(count); i++) {
     const text = `documento ${writer} ${i}`;
-    store.upsertDocument({
+    writeDocuments(store, {
       sourceId: `${writer}/${i % 25}.md`,
       discipline: writer,
       slug: `${writer}-${i % 25}`,
@@ -21,7 +22,7 @@ try {
     });
     // A read, then a write, in one transaction (how a caller counts before it records).
     store.transaction(() => {
-      const seen = store.documentCount();
+      const seen = store.listSources().length;
       store.setManifest(`writer_${writer}`, String(i));
       store.setManifest(`seen_by_${writer}`, String(seen));
     });

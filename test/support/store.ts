@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import { inject } from "vitest";
-import type { IndexStore } from "../../src/adapters/index/store.js";
+import type { UnitStore } from "../../src/adapters/index/store.js";
 import { openStore } from "../../src/app/runtime.js";
 import { readSettings } from "../../src/config/settings.js";
 
@@ -44,7 +44,7 @@ export function storeEnvFor(dataDir: string, chromaUrl?: string): Record<string,
 }
 
 /** Opens the index of `dataDir` in the current run's store. */
-export function openTestStore(dataDir: string): Promise<IndexStore> {
+export function openTestStore(dataDir: string): Promise<UnitStore> {
   return openStore(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }));
 }
 

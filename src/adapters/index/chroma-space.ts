@@ -3,8 +3,8 @@ import type { ChromaClientLike, ChromaCollection, ChromaGetResult, ChromaInclude
 import { StoreError, type IndexLock, type LockAttempt } from "./store.js";
 
 /**
- * What every index kept on a Chroma server shares, whatever its records are (the Bible's
- * verses in ChromaStore, a document collection's chunks in ChromaCollectionStore): requests
+ * What every index kept on a Chroma server shares, whatever its units are (the Bible's verses,
+ * a document collection's chunks: ChromaUnitStore): requests
  * with deadlines and typed failures, batched writes and paged reads, a manifest, one trained
  * model in base64 pieces, one model's dense vectors at a time, and the indexing lock.
  *

@@ -1,7 +1,6 @@
-import type { CollectionIndexStore } from "./collection-index.js";
-import { assertCollectionName, CollectionStore } from "./collection-store.js";
-import { SqliteStore } from "./sqlite-store.js";
-import type { IndexStore } from "./store.js";
+import { assertCollectionName } from "./collection-names.js";
+import { SqliteUnitStore } from "./sqlite-unit-store.js";
+import type { UnitStore } from "./store.js";
 
 /** Which store to open: the embedded SQLite file (default) or a shared ChromaDB server. */
 export type StoreConfig =
@@ -9,25 +8,26 @@ export type StoreConfig =
   | { kind: "chroma"; url: string; prefix: string; timeoutMs?: number };
 
 /**
- * Opens the configured store. The Chroma adapter (and its client, installed apart with
- * `npm run setup:chroma`) is loaded only when asked for; opening it makes no request, so a
- * server that is down does not stop the process from starting.
+ * Opens the Bible's index on the configured store. The Chroma adapter (and its client,
+ * installed apart with `npm run setup:chroma`) is loaded only when asked for; opening it makes
+ * no request, so a server that is down does not stop the process from starting.
  */
-export async function openIndexStore(config: StoreConfig): Promise<IndexStore> {
-  if (config.kind === "sqlite") return SqliteStore.open(config.dataDir);
-  const { ChromaStore } = await import("./chroma-store.js");
-  return ChromaStore.open(config);
+export async function openIndexStore(config: StoreConfig): Promise<UnitStore> {
+  if (config.kind === "sqlite") return SqliteUnitStore.bible(config.dataDir);
+  const { ChromaUnitStore } = await import("./chroma-unit-store.js");
+  return ChromaUnitStore.open(config);
 }
 
 /**
- * Where document collections are kept: beside the Bible's store. Local files (one SQLite file
- * per collection under DATA_DIR) are read only by the process that has the source; on a shared
- * Chroma every replica serves what any of them indexed, so the collections are also listed there.
+ * Where document collections are kept: beside the Bible's store, through the same interface.
+ * Local files (one SQLite file per collection under DATA_DIR) are read only by the process that
+ * has the source; on a shared Chroma every replica serves what any of them indexed, so the
+ * collections are also listed there.
  */
 export interface CollectionStores {
   readonly shared: boolean;
   /** The index of collection `name` (created empty if new). @throws CollectionStoreError for an invalid name. */
-  open(name: string): CollectionIndexStore;
+  open(name: string): UnitStore;
   /** Collections indexed in the shared store, with the kind of their source (none for local files). */
   indexed(): Promise<{ name: string; kind: string }[]>;
   /** Lists a collection as indexed in the shared store (a no-op for local files). */
@@ -39,14 +39,14 @@ export async function openCollectionStores(config: StoreConfig): Promise<Collect
   if (config.kind === "sqlite") {
     return {
       shared: false,
-      open: (name) => CollectionStore.open(config.dataDir, name),
+      open: (name) => SqliteUnitStore.collection(config.dataDir, name),
       indexed: () => Promise.resolve([]),
       register: () => Promise.resolve(),
       close: () => undefined,
     };
   }
-  const { ChromaStore } = await import("./chroma-store.js");
-  const chroma = await ChromaStore.open(config);
+  const { ChromaUnitStore } = await import("./chroma-unit-store.js");
+  const chroma = await ChromaUnitStore.open(config);
   return {
     shared: true,
     open: (name) => {

@@ -4,7 +4,7 @@
  * (`SearchPool.collectionHost`), so that a collection's retrieval, gate and prompt run off the
  * event loop like the Bible's. The collection service keeps only each collection's summary.
  */
-import type { CollectionIndexStore } from "../../adapters/index/collection-index.js";
+import type { UnitStore } from "../../adapters/index/store.js";
 import type { DocumentSearch, DocumentSearchOptions, DocumentSearchResponse } from "../../core/retrieval/document-search.js";
 import { buildDocumentPassages, type DocumentPassage } from "../../core/grounding/document-passages.js";
 import { buildDocumentChatPrompt } from "../../core/grounding/document-prompt.js";
@@ -56,7 +56,7 @@ export interface CollectionSearchHost {
    * served before). `store` is this thread's open index of it: the local host reads it, the
    * search workers read their own connection to the same index.
    */
-  load(name: string, store: CollectionIndexStore): Promise<CollectionSummary>;
+  load(name: string, store: UnitStore): Promise<CollectionSummary>;
   /** `prepareCollectionAnswer` over a loaded collection. */
   prepare(name: string, question: string, history: readonly ChatTurn[], topK: number, signal?: AbortSignal): Promise<PreparedCollectionAnswer>;
   search(name: string, query: string, options: DocumentSearchOptions): Promise<DocumentSearchResponse>;

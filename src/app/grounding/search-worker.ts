@@ -18,7 +18,7 @@ import { loadEngine } from "../retrieval/load-engine.js";
 import { loadRetrievalAids } from "../retrieval/retrieval-aids.js";
 import { openStore, storeConfig } from "../runtime.js";
 import { localCollectionHost } from "./collection-host.js";
-import type { CollectionIndexStore } from "../../adapters/index/collection-index.js";
+import type { UnitStore } from "../../adapters/index/store.js";
 import { openCollectionStores, type CollectionStores } from "../../adapters/index/open.js";
 import type { EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
 
@@ -35,7 +35,7 @@ const checks = new Map<number, AnswerCitationCheck>();
 /** The document collections' searches, loaded from this worker's own connections to their indexes. */
 const collections = localCollectionHost(settings);
 let collectionStores: Promise<CollectionStores> | undefined;
-const collectionIndexes = new Map<string, CollectionIndexStore>();
+const collectionIndexes = new Map<string, UnitStore>();
 /** Test hook (`SearchPool.holdNextTask`): the next request waits until this flag is set. */
 let hold: Int32Array | undefined;
 
@@ -107,7 +107,7 @@ async function handle(request: PoolRequest): Promise<unknown> {
 }
 
 /** This worker's own connection to a collection's index (opened on its first load). */
-async function collectionStore(name: string): Promise<CollectionIndexStore> {
+async function collectionStore(name: string): Promise<UnitStore> {
   collectionStores ??= openCollectionStores(storeConfig(settings));
   let store = collectionIndexes.get(name);
   if (!store) collectionIndexes.set(name, (store = (await collectionStores).open(name)));

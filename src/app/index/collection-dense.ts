@@ -17,7 +17,8 @@
  * `lsa_off_reason` (the outcome for that fingerprint, so an unchanged collection is not
  * retrained even when it was too small).
  */
-import type { CollectionIndexStore } from "../../adapters/index/collection-index.js";
+import type { UnitStore } from "../../adapters/index/store.js";
+import { chunksMissingVectors, listDocuments, loadChunks } from "../../adapters/index/document-units.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { createLsaEmbedder, deserializeLsa, trainLsaFromTerms, type LsaModel } from "../../core/index/lsa.js";
@@ -51,8 +52,8 @@ const TRANSFORMERS_BATCH = 16;
  * What the collection's LSA model depends on: the (source id, SHA-256) pairs of its documents,
  * sorted, the analyzer version, the chunk settings and the training version.
  */
-export async function collectionLsaFingerprint(store: CollectionIndexStore, chunkSettings: string): Promise<string> {
-  const documents = (await store.listDocuments())
+export async function collectionLsaFingerprint(store: UnitStore, chunkSettings: string): Promise<string> {
+  const documents = (await listDocuments(store))
     .map((document) => `${document.sourceId}\t${document.sha256}`)
     .sort();
   return fingerprint([...documents, `analyzer=${ANALYZER_VERSION}`, `chunks=${chunkSettings}`, `lsa=${COLLECTION_LSA_VERSION}`]);
@@ -70,7 +71,7 @@ export interface UpdateDenseOptions {
 
 /** Brings the collection's vectors in line with `choice` (see the module doc). Never throws for a model that fails to load: dense is then off, with the reason. */
 export async function updateCollectionDense(
-  store: CollectionIndexStore,
+  store: UnitStore,
   choice: DenseChoice,
   options: UpdateDenseOptions,
 ): Promise<CollectionDenseResult> {
@@ -92,7 +93,7 @@ export async function updateCollectionDense(
   return result;
 }
 
-async function updateLsa(store: CollectionIndexStore, options: UpdateDenseOptions): Promise<CollectionDenseResult> {
+async function updateLsa(store: UnitStore, options: UpdateDenseOptions): Promise<CollectionDenseResult> {
   const current = await collectionLsaFingerprint(store, options.chunkSettings);
   if (await store.getManifest("lsa_fingerprint") === current) {
     const offReason = await store.getManifest("lsa_off_reason") ?? "";
@@ -104,7 +105,7 @@ async function updateLsa(store: CollectionIndexStore, options: UpdateDenseOption
     }
   }
 
-  const rows = await store.chunkTerms();
+  const rows = await loadChunks(store);
   const off = async (reason: string): Promise<CollectionDenseResult> => {
     await store.deleteVectorsExcept("");
     await store.setManifest("lsa_fingerprint", current);
@@ -151,7 +152,7 @@ export function trainCollectionLsa(documentTerms: readonly (readonly string[])[]
   return undefined;
 }
 
-async function loadLsa(store: CollectionIndexStore, id: string): Promise<LsaModel | undefined> {
+async function loadLsa(store: UnitStore, id: string): Promise<LsaModel | undefined> {
   if (id === "") return undefined;
   const data = await store.loadModel(id);
   if (!data) return undefined;
@@ -162,8 +163,8 @@ async function loadLsa(store: CollectionIndexStore, id: string): Promise<LsaMode
   }
 }
 
-async function embedMissingLsa(store: CollectionIndexStore, model: LsaModel, options: UpdateDenseOptions): Promise<number> {
-  return embedChunks(await store.chunksMissingVectors(model.id), options, {
+async function embedMissingLsa(store: UnitStore, model: LsaModel, options: UpdateDenseOptions): Promise<number> {
+  return embedChunks(await chunksMissingVectors(store, model.id), options, {
     batchSize: LSA_BATCH,
     embed: (batch) => batch.map((row) => model.embedTerms(row.terms)),
     save: (rows) => store.saveVectors(model.id, rows),
@@ -182,7 +183,7 @@ function embedChunks<Row extends { id: number }>(
 }
 
 async function updateTransformers(
-  store: CollectionIndexStore,
+  store: UnitStore,
   choice: Extract<DenseChoice, { kind: "transformers" }>,
   options: UpdateDenseOptions,
 ): Promise<CollectionDenseResult> {
@@ -191,7 +192,7 @@ async function updateTransformers(
   const { embedder } = loaded;
   const key = embedder.id;
   await store.deleteVectorsExcept(key);
-  const vectorsComputed = await embedChunks(await store.chunksMissingVectors(key), options, {
+  const vectorsComputed = await embedChunks(await chunksMissingVectors(store, key), options, {
     batchSize: TRANSFORMERS_BATCH,
     embed: (batch) => embedder.embed(batch.map((row) => row.text), "document"),
     save: (rows) => store.saveVectors(key, rows),
@@ -214,7 +215,7 @@ export interface CollectionEmbedder {
  * computed with. Otherwise the reason the dense side is off.
  */
 export async function loadCollectionEmbedder(
-  store: CollectionIndexStore,
+  store: UnitStore,
   choice: DenseChoice,
   preloaded?: Embedder,
 ): Promise<CollectionEmbedder> {

@@ -16,7 +16,8 @@
  * - A change of the chunk settings or of the analyzer re-chunks every document.
  * - Then the dense side (see ./dense.ts).
  */
-import type { CollectionIndexStore, DocumentWrite } from "../../adapters/index/collection-index.js";
+import type { UnitStore } from "../../adapters/index/store.js";
+import { documentSource, listDocuments, type DocumentWrite } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/sources/chunker.js";
@@ -28,6 +29,7 @@ import { planSync } from "../../core/index/sync-plan.js";
 import { parseDenseChoice, type DenseChoice } from "./dense.js";
 import type { IndexProgress } from "./indexer.js";
 import { yieldToEventLoop } from "./event-loop.js";
+import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { updateCollectionDense, type CollectionDenseKind } from "./collection-dense.js";
 import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./collection-sources.js";
 
@@ -48,7 +50,7 @@ export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUN
 export const CHUNK_FORMAT_VERSION = "chunks/v1";
 
 export interface ReloadCollectionOptions {
-  store: CollectionIndexStore;
+  store: UnitStore;
   settings: CollectionIndexSettings;
   logger?: CollectionLogger;
   /** Dense side; default parseDenseChoice(settings.EMBEDDING_MODEL). */
@@ -137,7 +139,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   const chunkSettings = chunkSettingsKey(settings);
   const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;
   const plan = planSync(
-    (await store.listDocuments()).map((document) => ({ id: document.sourceId, sha256: document.sha256, complete: document.status === "complete" })),
+    (await listDocuments(store)).map((document) => ({ id: document.sourceId, sha256: document.sha256, complete: document.status === "complete" })),
     documents.map((document) => ({ id: document.sourceId, sha256: document.sha256 })),
     { rebuild: rechunkAll },
   );
@@ -145,7 +147,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
 
   // Documents the source no longer offers (gone, or skipped this time).
   const remove = async (sourceId: string): Promise<void> => {
-    if (!(await store.removeDocument(sourceId))) return;
+    if (!(await store.removeSource(sourceId))) return;
     summary.removed++;
     if (skippedIds.has(sourceId)) {
       warn({
@@ -157,40 +159,34 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   };
   for (const sourceId of plan.removed) await remove(sourceId);
 
-  // Prepared documents are written in batches (one transaction in SQLite, a few requests in Chroma).
-  let pending: DocumentWrite[] = [];
-  let pendingChunks = 0;
-  const flush = async (): Promise<void> => {
-    if (pending.length === 0) return;
-    await store.upsertDocuments(pending);
-    pending = [];
-    pendingChunks = 0;
-  };
+  // Prepared documents are written whole, in batches (one transaction in SQLite, a few requests in Chroma).
   const lexicalProgress = (done: number) => onProgress?.({ phase: "lexical", done, total: documents.length, counts: "documents" });
   lexicalProgress(0);
-  for (const [i, document] of documents.entries()) {
-    signal?.throwIfAborted();
-    if (i > 0 && i % 25 === 0) lexicalProgress(i);
-    const { action } = plan.steps[i]!;
-    if (action === "keep") {
-      summary.unchanged++;
-      continue;
+  async function* prepared(): AsyncGenerator<SourceUnits> {
+    for (const [i, document] of documents.entries()) {
+      signal?.throwIfAborted();
+      if (i > 0 && i % 25 === 0) {
+        lexicalProgress(i);
+        await yieldToEventLoop();
+      }
+      const { action } = plan.steps[i]!;
+      if (action === "keep") {
+        summary.unchanged++;
+        continue;
+      }
+      const write = prepareDocument(document, source, settings, warn);
+      if (!write) {
+        // Could not be chunked: not a usable version; drop the old one as for any skipped document.
+        skippedIds.add(document.sourceId);
+        if (action !== "add") await remove(document.sourceId);
+        continue;
+      }
+      if (action === "add") summary.added++;
+      else summary.changed++;
+      yield documentSource(write);
     }
-    const write = prepareDocument(document, source, settings, warn);
-    if (!write) {
-      // Could not be chunked: not a usable version; drop the old one as for any skipped document.
-      skippedIds.add(document.sourceId);
-      if (action !== "add") await remove(document.sourceId);
-      continue;
-    }
-    pending.push(write);
-    pendingChunks += write.chunks.length;
-    if (pending.length >= WRITE_BATCH_DOCUMENTS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
-    if (action === "add") summary.added++;
-    else summary.changed++;
-    if (i % 25 === 24) await yieldToEventLoop();
   }
-  await flush();
+  await writeSourcesInBatches(store, prepared(), { batchUnits: WRITE_BATCH_CHUNKS, batchSources: WRITE_BATCH_DOCUMENTS, signal });
   lexicalProgress(documents.length);
   await store.setManifest("chunk_settings", chunkSettings);
   await store.setManifest("analyzer_version", ANALYZER_VERSION);
@@ -208,12 +204,12 @@ export async function reloadCollection(source: CollectionSource, options: Reload
     logger?.[level]("collection_dense_off", { collection, reason: dense.reason });
   }
   await store.setManifest("reloaded_at", new Date().toISOString());
-  const chunks = await store.chunkCount();
+  const chunks = await store.unitCount();
   onProgress?.({ phase: "done", done: chunks, total: chunks, counts: "chunks" });
 
   const result: CollectionReloadSummary = {
     collection,
-    documents: await store.documentCount(),
+    documents: (await store.listSources()).length,
     chunks,
     ...summary,
     skipped: skippedIds.size,

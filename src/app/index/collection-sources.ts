@@ -7,7 +7,7 @@ import { readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { readCollectionFolder } from "../../adapters/sources/folder.js";
 import { readMysqlLessons } from "../../adapters/sources/mysql-source.js";
-import { COLLECTION_NAME } from "../../adapters/index/collection-store.js";
+import { COLLECTION_NAME } from "../../adapters/index/collection-names.js";
 import type { Settings } from "../../config/settings.js";
 import type { RawDocument } from "../../core/documents/types.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../../core/types.js";

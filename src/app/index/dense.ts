@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Awaitable, IndexStore, MissingVector } from "../../adapters/index/store.js";
+import type { Awaitable, UnitStore } from "../../adapters/index/store.js";
+import { loadVerses, type MissingVector } from "../../adapters/index/bible-units.js";
 import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../../adapters/sources/cross-references-file.js";
 import { createTransformersEmbedder, EmbedderLoadError } from "../../adapters/index/transformers-embedder.js";
 import type { Embedder } from "../../core/index/embedder.js";
@@ -40,7 +41,7 @@ export function parseDenseChoice(embeddingModel: string): DenseChoice {
 }
 
 export interface DenseContext {
-  store: IndexStore;
+  store: UnitStore;
   /** Fingerprint of everything the corpus-trained model depends on (sources, window). */
   corpusFingerprint: string;
   onTraining?: (phase: "start" | "done", detail: { documents: number; ms?: number }) => void;
@@ -117,7 +118,7 @@ export async function embedInBatches<Row extends { id: number }>(rows: readonly 
 }
 
 /** Loads the stored LSA model for the current corpus without training (for serving). */
-export async function loadStoredLsa(store: IndexStore, corpusFingerprint: string): Promise<Embedder | undefined> {
+export async function loadStoredLsa(store: UnitStore, corpusFingerprint: string): Promise<Embedder | undefined> {
   const data = await store.loadModel(lsaModelKey(corpusFingerprint));
   return data ? lsaEmbedder(deserializeLsa(data)) : undefined;
 }
@@ -159,10 +160,10 @@ function collisionProneWords(texts: readonly string[]): string[] {
 
 /** Verses (non-empty, in store order), their LSA terms and their linked neighbours. */
 async function linkedCorpus(
-  store: IndexStore,
+  store: UnitStore,
   wordTerms?: ReadonlySet<string>,
 ): Promise<{ ids: number[]; terms: string[][]; neighbours: number[][]; position: Map<number, number>; wordTerms: string[] }> {
-  const verses = (await store.loadVerses()).filter((verse) => verse.text !== "");
+  const verses = (await loadVerses(store)).filter((verse) => verse.text !== "");
   const words = wordTerms ? [...wordTerms] : collisionProneWords(verses.map((verse) => verse.text));
   const wordSet = new Set(words);
   const terms = verses.map((verse) => lsaTerms(verse.text, wordSet));
@@ -195,7 +196,7 @@ export interface DocumentVectorizer {
  * The corpus LSA embeds each verse's linked document (the verse, its window and the verses
  * readers link it with, as weighted bags); any other embedder embeds the window text.
  */
-export async function documentVectorizer(embedder: Embedder, store: IndexStore): Promise<DocumentVectorizer> {
+export async function documentVectorizer(embedder: Embedder, store: UnitStore): Promise<DocumentVectorizer> {
   const model = lsaModels.get(embedder);
   if (!model) {
     return { vectors: (rows) => embedder.embed(rows.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)), "document") };

@@ -5,13 +5,13 @@
  * replicas sharing the store to reload.
  */
 import { hostname } from "node:os";
-import { GENERATION_KEY, type CollectionStoreBase } from "../../adapters/index/store.js";
+import { GENERATION_KEY, type UnitStore } from "../../adapters/index/store.js";
 
 /** Who holds the lock, for messages: host, process and a random suffix. */
 export const INDEX_LOCK_OWNER = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 
 /** What the lock and the generation need of a store (the Bible's or a document collection's). */
-export type LockableStore = Pick<CollectionStoreBase, "shared" | "getManifest" | "setManifest" | "tryLockIndexing">;
+export type LockableStore = Pick<UnitStore, "shared" | "getManifest" | "setManifest" | "tryLockIndexing">;
 
 export interface IndexLockOptions {
   ttlMs: number;

@@ -3,14 +3,15 @@ import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { loadUsfxFile, usfxSourceName } from "../../adapters/sources/usfx-file.js";
-import { StoreError, type IndexStore, type SourceRecord, type VerseInsert } from "../../adapters/index/store.js";
+import { StoreError, type SourceRecord, type UnitStore } from "../../adapters/index/store.js";
+import { loadVerses, verseUnit, versesMissingVectors, windowFields } from "../../adapters/index/bible-units.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { buildContextWindows } from "../../core/sources/context.js";
 import { UsfxError } from "../../core/sources/usfx.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { planSync, type IndexedVersion } from "../../core/index/sync-plan.js";
 import { DENSE_DOCUMENT_FORMAT, documentVectorizer, embedInBatches, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
-import { yieldToEventLoop } from "./event-loop.js";
+import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { bumpGeneration, withIndexLock } from "./index-lock.js";
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";
@@ -27,7 +28,7 @@ export interface IndexProgress {
 }
 
 export interface IndexOptions {
-  store: IndexStore;
+  store: UnitStore;
   corpusDir: string;
   contextWindow: number;
   batchSize: number;
@@ -69,7 +70,7 @@ export async function listCorpusFiles(corpusDir: string): Promise<string[]> {
 
 /** A stored source as `planSync` compares it (its file name is its identity). */
 export function indexedVersion(source: SourceRecord): SourceRecord & IndexedVersion {
-  return { ...source, id: source.file, complete: source.status === "complete" };
+  return { ...source, complete: source.status === "complete" };
 }
 
 export async function sha256File(file: string): Promise<string> {
@@ -138,42 +139,50 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   }
 
   if ((await store.getManifest("analyzer_version")) !== ANALYZER_VERSION) {
-    if ((await store.verseCount()) > 0) summary.termsRewritten = await store.rewriteTerms((text) => analyze(text).join(" "), options.batchSize);
+    if ((await store.unitCount()) > 0) summary.termsRewritten = await store.rewriteTerms((text) => analyze(text).join(" "), options.batchSize);
     await store.setManifest("analyzer_version", ANALYZER_VERSION);
   }
   const windowChanged = (await store.getManifest("context_window")) !== String(options.contextWindow);
 
-  for (const { id: name, action, indexed } of plan.steps) {
-    options.signal?.throwIfAborted();
-    const { file, sha256 } = hashes.get(name)!;
-    if (action === "keep") {
-      if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
-      summary.sources.push({ file: name, sha256, verses: indexed?.verseCount ?? 0, action: "unchanged" });
-      continue;
-    }
-    try {
-      const outcome = await indexSource(name, file, sha256, action === "resume" ? "resume" : "fresh", options, (done, total) =>
-        onProgress?.({ phase: "lexical", done, total, source: name }),
-      );
-      summary.versesIndexed += outcome.written;
-      summary.sources.push({ file: name, sha256, verses: outcome.total, action: outcome.resumed ? "resumed" : "indexed" });
-    } catch (error) {
-      if (error instanceof UsfxError) {
-        summary.errors.push({ file: name, code: error.code, message: error.message });
-        summary.sources.push({ file: name, sha256, verses: indexed?.verseCount ?? 0, action: "failed" });
+  // Parsed one by one as the write loop asks: a file that fails to parse is reported and leaves its old verses as they were.
+  async function* parsed(): AsyncGenerator<SourceUnits> {
+    for (const { id: name, action, indexed } of plan.steps) {
+      options.signal?.throwIfAborted();
+      const { file, sha256 } = hashes.get(name)!;
+      if (action === "keep") {
+        if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
+        summary.sources.push({ file: name, sha256, verses: indexed?.unitCount ?? 0, action: "unchanged" });
         continue;
       }
-      throw error;
+      let source: SourceUnits;
+      try {
+        source = await verseSource(name, file, sha256, options.contextWindow);
+      } catch (error) {
+        if (!(error instanceof UsfxError)) throw error;
+        summary.errors.push({ file: name, code: error.code, message: error.message });
+        summary.sources.push({ file: name, sha256, verses: indexed?.unitCount ?? 0, action: "failed" });
+        continue;
+      }
+      const from = action === "resume" ? await store.committedUnitCount(name) : 0;
+      if (from > 0) source.resumeFrom = from;
+      summary.sources.push({ file: name, sha256, verses: source.units.length, action: from > 0 ? "resumed" : "indexed" });
+      yield source;
     }
   }
+  summary.versesIndexed = await writeSourcesInBatches(store, parsed(), {
+    batchUnits: options.batchSize,
+    batchSources: 1,
+    signal: options.signal,
+    onWritten: (source, done, total) => onProgress?.({ phase: "lexical", done, total, source }),
+  });
   await store.setManifest("context_window", String(options.contextWindow));
-  summary.versesTotal = await store.verseCount();
+  summary.versesTotal = await store.unitCount();
   const lexicalChanged =
     summary.versesIndexed > 0 || summary.removedSources.length > 0 || summary.termsRewritten > 0 || windowChanged || summary.sources.some((s) => s.action === "indexed" || s.action === "resumed");
   if (lexicalChanged) await bumpGeneration(store);
 
   const corpusFingerprint = fingerprint([
-    ...(await store.listSources()).map((source) => `${source.file}:${source.sha256}:${source.status}`),
+    ...(await store.listSources()).map((source) => `${source.id}:${source.sha256}:${source.status}`),
     `window=${options.contextWindow}`,
     `analyzer=${ANALYZER_VERSION}`,
     `dense-document=${DENSE_DOCUMENT_FORMAT}`,
@@ -198,55 +207,27 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   return summary;
 }
 
-async function indexSource(
-  name: string,
-  file: string,
-  sha256: string,
-  mode: "resume" | "fresh",
-  options: IndexOptions,
-  progress: (done: number, total: number) => void,
-): Promise<{ written: number; total: number; resumed: boolean }> {
-  const { store, batchSize } = options;
-  // Parse before touching the store: a file that fails to parse leaves the old index intact.
-  const verses = await loadUsfxFile(file);
-  const windows = buildContextWindows(verses, options.contextWindow);
-  let from = 0;
-  if (mode === "resume") from = await store.committedVerseCount(name);
-  else await store.beginSource(name, sha256);
-  const resumed = from > 0;
-  progress(from, verses.length);
-  for (let start = from; start < windows.length; start += batchSize) {
-    options.signal?.throwIfAborted();
-    const batch: VerseInsert[] = windows.slice(start, start + batchSize).map((entry, offset) => ({
-      verse: { ...entry, source: name },
-      ord: start + offset,
-      contextBefore: entry.contextBefore,
-      contextAfter: entry.contextAfter,
-      terms: analyze(entry.text).join(" "),
-    }));
-    await store.insertVerses(batch);
-    progress(Math.min(start + batchSize, windows.length), windows.length);
-    await yieldToEventLoop();
-  }
-  await store.completeSource(name);
-  return { written: windows.length - from, total: windows.length, resumed };
+/** A file's verses with their windows and analysed terms, ready to write (parsed before the store is touched). */
+async function verseSource(name: string, file: string, sha256: string, contextWindow: number): Promise<SourceUnits> {
+  const windows = buildContextWindows(await loadUsfxFile(file), contextWindow);
+  return { id: name, sha256, units: windows.map((entry, ord) => verseUnit({ ...entry, source: name }, ord, analyze(entry.text).join(" "))) };
 }
 
-async function rewriteWindows(store: IndexStore, name: string, file: string, contextWindow: number): Promise<void> {
+async function rewriteWindows(store: UnitStore, name: string, file: string, contextWindow: number): Promise<void> {
   const verses = await loadUsfxFile(file);
   const windows = buildContextWindows(verses, contextWindow);
-  const ids = new Map((await store.loadVerses()).filter((v) => v.source === name).map((v) => [v.ord, v.id]));
-  await store.updateContexts(
+  const ids = new Map((await loadVerses(store)).filter((v) => v.source === name).map((v) => [v.ord, v.id]));
+  await store.updateFields(
     windows.flatMap((entry, ord) => {
       const id = ids.get(ord);
-      return id === undefined ? [] : [{ id, contextBefore: entry.contextBefore, contextAfter: entry.contextAfter }];
+      return id === undefined ? [] : [{ id, fields: windowFields(entry) }];
     }),
   );
 }
 
-async function embedMissing(store: IndexStore, embedder: Embedder, options: IndexOptions): Promise<number> {
+async function embedMissing(store: UnitStore, embedder: Embedder, options: IndexOptions): Promise<number> {
   const key = vectorKey(embedder);
-  const missing = await store.versesMissingVectors(key);
+  const missing = await versesMissingVectors(store, key);
   const total = (await store.vectorCount(key)) + missing.length;
   const vectorizer = missing.length > 0 ? await documentVectorizer(embedder, store) : undefined;
   const stored = total - missing.length;

@@ -3,7 +3,8 @@
  * dense side and the embedder they were computed with, as a ready DocumentSearch. Reads only:
  * nothing is trained or embedded here (that is reloadCollection's job).
  */
-import type { CollectionIndexStore } from "../../adapters/index/collection-index.js";
+import type { UnitStore } from "../../adapters/index/store.js";
+import { loadChunks } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
 import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/retrieval/document-search.js";
 import type { Embedder } from "../../core/index/embedder.js";
@@ -44,11 +45,11 @@ export function documentSearchSettings(settings: Omit<CollectionLoadSettings, "E
  */
 export async function loadCollection(
   name: string,
-  store: CollectionIndexStore,
+  store: UnitStore,
   settings: CollectionLoadSettings,
   embedder?: Embedder,
 ): Promise<LoadedCollection> {
-  const chunks = await store.loadChunks();
+  const chunks = await loadChunks(store);
   const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
   const dense = await loadCollectionEmbedder(store, choice, embedder);
   let matrix: Float32Array | undefined;
@@ -79,7 +80,7 @@ export async function loadCollection(
   const loaded: LoadedCollection = {
     name,
     search,
-    documents: await store.documentCount(),
+    documents: (await store.listSources()).length,
     chunks: chunks.length,
     dense: !useDense ? "off" : choice.kind === "transformers" ? "transformers" : "lsa",
   };

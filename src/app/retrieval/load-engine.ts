@@ -1,4 +1,5 @@
-import type { IndexStore } from "../../adapters/index/store.js";
+import type { UnitStore } from "../../adapters/index/store.js";
+import { loadIndexedVerses } from "../../adapters/index/bible-units.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../../core/retrieval/engine.js";
 import type { Settings } from "../../config/settings.js";
@@ -38,11 +39,11 @@ export function searchSettingsFrom(settings: Settings, overrides: Partial<Search
  * embedder the index was built with.
  */
 export async function loadEngine(
-  store: IndexStore,
+  store: UnitStore,
   settings: Settings,
   extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
-  const stored = await store.loadIndexedVerses();
+  const stored = await loadIndexedVerses(store);
   // One string per distinct term: split() makes a copy of each occurrence (≈ 10 MB a worker).
   const interned = new Map<string, string>();
   const intern = (term: string) => interned.get(term) ?? (interned.set(term, term), term);
@@ -78,7 +79,7 @@ export async function loadEngine(
   return { engine, embedder: matrix ? embedder : undefined, denseOffReason: matrix ? undefined : denseOffReason, lexicalReady: true };
 }
 
-async function loadServingEmbedder(store: IndexStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
+async function loadServingEmbedder(store: UnitStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
   const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
   if (choice.kind === "none") return { reason: choice.reason };
   if (choice.kind === "lsa") {

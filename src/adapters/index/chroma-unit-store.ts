@@ -1,0 +1,336 @@
+import { BIBLE_COLLECTION } from "../../core/types.js";
+import { loadChromaModule, type ChromaClientLike, type ChromaMetadata } from "./chroma-client.js";
+import { migrateLegacyChroma } from "./chroma-legacy.js";
+import { ChromaSpace, PLACEHOLDER, SLOT_SPAN, type ChromaSpaceOptions } from "./chroma-space.js";
+import { StoreError, type SourceRecord, type SourceStart, type SourceWrite, type IndexMigration, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
+
+/**
+ * The index of one collection on a shared ChromaDB server (VECTOR_STORE=chroma), for several
+ * stateless API replicas: the Bible's, and each document collection's, so every replica serves
+ * them without reading their sources (the plumbing, manifest, model, vectors and lock are
+ * ChromaSpace's). Chroma collections, under CHROMA_COLLECTION_PREFIX (`pastor` below): the
+ * Bible's space is `pastor_…`, a document collection's `pastor.<name>.…` (a name never holds a
+ * dot, so one space's names never start another's):
+ *
+ * - `…units`: one record per unit. id = slot·2³² + ord (the slot is its source's number, kept
+ *   across versions, so ids are stable and a resumed batch rewrites the same records);
+ *   document = the unit's text; metadata = slot, ord, source, the analysed `terms` BM25 is
+ *   rebuilt from, and the unit's fields as JSON. Chroma needs an embedding per record: a
+ *   constant one-dimensional `[1]`.
+ * - `…meta`: the manifest (among them the generation replicas poll), the trained model, one
+ *   `unit-source:<id>` record per source (slot, SHA-256, status, count, fields as JSON), and in
+ *   the Bible's space the registry of document collections (`collection:<name>`), so replicas
+ *   without a collection's source list it.
+ * - `…vec_<hash of the vector key>`: one model's vectors; `…lock`: the indexing lock.
+ *
+ * No transactions: sources are started as partial with an empty hash, their old units and
+ * vectors deleted, the new units written in order (in requests of at most the server's max
+ * batch size, so a source's units are always a prefix and a resumed run counts them), then the
+ * records completed. A crash in between leaves a partial source: the next run rewrites it (or
+ * resumes it, when its hash was written).
+ *
+ * A space in the version-1 layout (`pastor_verses`, `pastor.<name>.chunks`) is moved to this
+ * one before its first read or write (chroma-legacy.ts), keeping every record id and vector.
+ */
+export interface ChromaUnitStoreOptions extends ChromaSpaceOptions {
+  /** CHROMA_COLLECTION_PREFIX (letters, digits, _ or -). */
+  prefix: string;
+  /** The collection's name: `biblia`, or a document collection's (see COLLECTION_NAME: no dot). */
+  collection?: string;
+}
+
+/** A source's record: "" for "not indexed yet" (Chroma stores no null). */
+export interface ChromaSourceMetadata {
+  kind: "unit-source";
+  id: string;
+  sha256: string;
+  slot: number;
+  status: "partial" | "complete";
+  unitCount: number;
+  indexedAt: string;
+  fields: string;
+}
+
+export interface ChromaUnitMetadata {
+  slot: number;
+  ord: number;
+  source: string;
+  terms: string;
+  fields: string;
+}
+
+export const SOURCE_RECORD = "unit-source:";
+
+export class ChromaUnitStore extends ChromaSpace implements UnitStore {
+  readonly kind = "chroma" as const;
+  readonly name: string;
+  /** Highest source slot in use, read once per lock (the lock holder is the only writer). */
+  private highestSlot: number | undefined;
+  private layout: Promise<void> | undefined;
+  /** What the move from the version-1 layout carried (set once it ran; undefined when there was nothing to move). */
+  migrated: IndexMigration | undefined;
+
+  constructor(
+    client: ChromaClientLike,
+    private readonly options: ChromaUnitStoreOptions,
+  ) {
+    super(client, options);
+    this.name = options.collection ?? BIBLE_COLLECTION;
+  }
+
+  /** Loads the client (no request is made: a server that is down is found at the first call). */
+  static async open(options: ChromaUnitStoreOptions): Promise<ChromaUnitStore> {
+    const { ChromaClient } = await loadChromaModule();
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch (error) {
+      throw new StoreError("store_failed", `CHROMA_URL inválida: ${options.url}`, { cause: error });
+    }
+    const ssl = url.protocol === "https:";
+    const port = url.port ? Number(url.port) : ssl ? 443 : 8000;
+    return new ChromaUnitStore(new ChromaClient({ host: url.hostname, port, ssl }), options);
+  }
+
+  private get isBible(): boolean {
+    return this.name === BIBLE_COLLECTION;
+  }
+
+  protected spaceName(suffix: string): string {
+    return this.isBible ? `${this.options.prefix}_${suffix}` : `${this.options.prefix}.${this.name}.${suffix}`;
+  }
+
+  private get unitsName(): string {
+    return this.spaceName("units");
+  }
+
+  /** The index of document collection `collection` on the same server. */
+  collectionStore(collection: string): ChromaUnitStore {
+    return new ChromaUnitStore(this.client, { ...this.options, collection });
+  }
+
+  override async tryLockIndexing(owner: string, ttlMs: number): ReturnType<ChromaSpace["tryLockIndexing"]> {
+    this.highestSlot = undefined; // another replica may have written since
+    return super.tryLockIndexing(owner, ttlMs);
+  }
+
+  /** The version-1 layout moved to this one, once (a failed move is tried again at the next call). */
+  private ready(): Promise<void> {
+    const legacyUnits = this.isBible ? "verses" : "chunks";
+    const legacyName = this.spaceName(legacyUnits);
+    this.layout ??= migrateLegacyChroma({
+      legacyUnits,
+      readLegacyUnits: () => this.readAll(legacyName, ["documents", "metadatas"], "ler o índice no formato antigo", false),
+      metaRecords: async (kind) =>
+        (await this.on(this.metaName, "ler o índice no formato antigo", (c) => c.get({ where: { kind }, include: ["metadatas"] }))).metadatas.filter(
+          (m): m is ChromaMetadata => m !== null,
+        ),
+      putSources: (records) => this.putSources(records as unknown as ChromaSourceMetadata[]),
+      writeUnits: (records) => this.write(this.unitsName, "migrar unidades", "upsert", records),
+      dropLegacy: async (kind) => {
+        await this.on(this.metaName, "apagar o índice no formato antigo", (c) => c.delete({ where: { kind } }));
+        await this.deleteCollection(legacyName, "apagar o índice no formato antigo");
+      },
+    }).then(
+      (migrated) => {
+        if (migrated) this.migrated = migrated;
+      },
+      (error: unknown) => {
+        this.layout = undefined;
+        throw error;
+      },
+    );
+    return this.layout;
+  }
+
+  // --- the registry of document collections (in the Bible's space) --------------------------
+
+  /** The document collections some replica indexed here, with the kind of their source, by name. */
+  async indexedCollections(): Promise<{ name: string; kind: string }[]> {
+    const got = await this.on(this.metaName, "listar as coleções indexadas", (c) => c.get({ where: { kind: "collection" }, include: ["metadatas"] }), { quick: true });
+    return got.metadatas
+      .filter((m): m is ChromaMetadata => m !== null && typeof m.name === "string")
+      .map((m) => ({ name: String(m.name), kind: String(m.sourceKind) }))
+      .sort((a, b) => compare(a.name, b.name));
+  }
+
+  /** Records that collection `name` is indexed here (replicas without its source then serve it). */
+  async registerCollection(name: string, sourceKind: string): Promise<void> {
+    await this.write(this.metaName, "registrar uma coleção", "upsert", {
+      ids: [`collection:${name}`],
+      embeddings: [PLACEHOLDER],
+      metadatas: [{ kind: "collection", name, sourceKind }],
+    });
+  }
+
+  // --- sources ------------------------------------------------------------------------------
+
+  private async sourceRecords(): Promise<ChromaSourceMetadata[]> {
+    await this.ready();
+    const got = await this.on(this.metaName, "listar as fontes", (c) => c.get({ where: { kind: "unit-source" }, include: ["metadatas"] }), { quick: true });
+    return (got.metadatas.filter(Boolean) as unknown as ChromaSourceMetadata[]).sort((a, b) => compare(a.id, b.id));
+  }
+
+  private async sourceRecordsOf(ids: readonly string[]): Promise<Map<string, ChromaSourceMetadata>> {
+    await this.ready();
+    const got = await this.on(this.metaName, "ler fontes", (c) => c.get({ ids: ids.map((id) => SOURCE_RECORD + id), include: ["metadatas"] }), { quick: true });
+    return new Map((got.metadatas.filter(Boolean) as unknown as ChromaSourceMetadata[]).map((record) => [record.id, record]));
+  }
+
+  private async putSources(records: readonly ChromaSourceMetadata[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.write(this.metaName, "gravar fontes", "upsert", {
+      ids: records.map((record) => SOURCE_RECORD + record.id),
+      embeddings: records.map(() => PLACEHOLDER),
+      metadatas: records.map((record) => record as unknown as ChromaMetadata),
+    });
+  }
+
+  async listSources(): Promise<SourceRecord[]> {
+    return (await this.sourceRecords()).map((record) => ({
+      id: record.id,
+      sha256: record.sha256,
+      unitCount: record.unitCount,
+      status: record.status,
+      indexedAt: record.indexedAt === "" ? null : record.indexedAt,
+      fields: parseFields(record.fields),
+    }));
+  }
+
+  /** Records partial with an empty hash, old units and vectors dropped, then the hash: a crash in between starts the source over. */
+  async beginSources(sources: readonly SourceStart[]): Promise<void> {
+    if (sources.length === 0) return;
+    if (new Set(sources.map((source) => source.id)).size !== sources.length) {
+      throw new StoreError("store_failed", "a mesma fonte duas vezes num lote; nada foi gravado.");
+    }
+    const existing = await this.sourceRecordsOf(sources.map((source) => source.id));
+    this.highestSlot ??= Math.max(0, ...(await this.sourceRecords()).map((record) => record.slot));
+    const records = sources.map((source): ChromaSourceMetadata => ({
+      kind: "unit-source",
+      id: source.id,
+      sha256: "",
+      slot: existing.get(source.id)?.slot ?? ++this.highestSlot!,
+      status: "partial",
+      unitCount: 0,
+      indexedAt: "",
+      fields: JSON.stringify(source.fields ?? {}),
+    }));
+    await this.putSources(records);
+    const known = records.filter((record) => existing.has(record.id)).map((record) => record.slot);
+    if (known.length > 0) await this.dropSlots(known);
+    await this.putSources(records.map((record, i) => ({ ...record, sha256: sources[i]!.sha256 })));
+  }
+
+  async insertUnits(units: readonly UnitWrite[]): Promise<void> {
+    if (units.length === 0) return;
+    const records = await this.sourceRecordsOf([...new Set(units.map((unit) => unit.source))]);
+    const ids: string[] = [];
+    const metadatas: ChromaMetadata[] = [];
+    const documents: string[] = [];
+    for (const unit of units) {
+      const record = records.get(unit.source);
+      if (!record) throw new StoreError("store_failed", `fonte não iniciada no índice: ${unit.source}`);
+      const metadata: ChromaUnitMetadata = { slot: record.slot, ord: unit.ord, source: unit.source, terms: unit.terms, fields: JSON.stringify(unit.fields) };
+      ids.push(String(record.slot * SLOT_SPAN + unit.ord));
+      metadatas.push(metadata as unknown as ChromaMetadata);
+      documents.push(unit.text);
+    }
+    if (new Set(ids).size !== ids.length) throw new StoreError("store_failed", "duas unidades com a mesma posição na mesma fonte; nada foi gravado.");
+    await this.write(this.unitsName, "gravar unidades", "upsert", { ids, embeddings: ids.map(() => PLACEHOLDER), metadatas, documents });
+  }
+
+  async completeSources(ids: readonly string[]): Promise<void> {
+    const records = await this.sourceRecordsOf(ids);
+    const indexedAt = new Date().toISOString();
+    const completed: ChromaSourceMetadata[] = [];
+    for (const record of records.values()) completed.push({ ...record, status: "complete", unitCount: await this.countSlot(record.slot), indexedAt });
+    await this.putSources(completed);
+  }
+
+  async writeSources(sources: readonly SourceWrite[]): Promise<void> {
+    await this.beginSources(sources);
+    await this.insertUnits(sources.flatMap((source) => source.units.map((unit) => ({ ...unit, source: source.id }))));
+    await this.completeSources(sources.map((source) => source.id));
+  }
+
+  async removeSource(id: string): Promise<boolean> {
+    const record = (await this.sourceRecordsOf([id])).get(id);
+    if (!record) return false;
+    await this.dropSlots([record.slot]);
+    await this.on(this.metaName, "remover uma fonte", (c) => c.delete({ ids: [SOURCE_RECORD + id] }));
+    return true;
+  }
+
+  async committedUnitCount(id: string): Promise<number> {
+    const record = (await this.sourceRecordsOf([id])).get(id);
+    return record ? this.countSlot(record.slot) : 0;
+  }
+
+  private async countSlot(slot: number): Promise<number> {
+    const got = await this.on(this.unitsName, "contar unidades", (c) => c.get({ where: { slot }, include: [] }));
+    return got.ids.length;
+  }
+
+  /** Deletes some sources' units and their vectors under every model. */
+  private async dropSlots(slots: readonly number[]): Promise<void> {
+    const where = slots.length === 1 ? { slot: slots[0]! } : { slot: { $in: [...slots] } };
+    await this.on(this.unitsName, "apagar unidades", (c) => c.delete({ where }));
+    await this.dropVectorsWhere(where);
+  }
+
+  // --- units --------------------------------------------------------------------------------
+
+  async unitCount(): Promise<number> {
+    await this.ready();
+    return this.on(this.unitsName, "contar unidades", (c) => c.count(), { quick: true });
+  }
+
+  async loadUnits(): Promise<StoredUnit[]> {
+    await this.ready();
+    const got = (await this.readAll(this.unitsName, ["documents", "metadatas"], "ler as unidades"))!;
+    const units: StoredUnit[] = [];
+    got.ids.forEach((id, i) => {
+      const m = got.metadatas[i] as unknown as ChromaUnitMetadata | null;
+      if (!m) return;
+      units.push({ id: Number(id), source: m.source, ord: m.ord, text: got.documents[i] ?? "", terms: m.terms, fields: parseFields(m.fields) });
+    });
+    // The order SQLite gives (source, then position): the search's ties break by it.
+    return units.sort((a, b) => compare(a.source, b.source) || a.ord - b.ord);
+  }
+
+  async rewriteTerms(analyzeText: (text: string) => string, batchSize: number): Promise<number> {
+    const units = await this.loadUnits();
+    for (let start = 0; start < units.length; start += batchSize) {
+      const batch = units.slice(start, start + batchSize);
+      await this.write(this.unitsName, "regravar termos", "update", {
+        ids: batch.map((unit) => String(unit.id)),
+        metadatas: batch.map((unit) => ({ terms: analyzeText(unit.text) })),
+      });
+    }
+    return units.length;
+  }
+
+  async updateFields(rows: readonly { id: number; fields: UnitFields }[]): Promise<void> {
+    if (rows.length === 0) return;
+    const current = new Map((await this.loadUnits()).map((unit) => [unit.id, unit.fields]));
+    const known = rows.filter((row) => current.has(row.id));
+    await this.write(this.unitsName, "regravar campos", "update", {
+      ids: known.map((row) => String(row.id)),
+      metadatas: known.map((row) => ({ fields: JSON.stringify({ ...current.get(row.id), ...row.fields }) })),
+    });
+  }
+
+  async unitsMissingVectors(model: string): Promise<StoredUnit[]> {
+    const units = await this.loadUnits();
+    const have = await this.vectorIds(model);
+    return units.filter((unit) => unit.text !== "" && !have.has(String(unit.id)));
+  }
+}
+
+function parseFields(json: unknown): UnitFields {
+  return typeof json === "string" && json !== "{}" ? (JSON.parse(json) as UnitFields) : {};
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
