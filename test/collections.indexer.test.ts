@@ -307,8 +307,8 @@ describe("reloadCollection on a folder", () => {
       );
       expect(error).toBeInstanceOf(DocumentReadError);
       expect((error as DocumentReadError).code).toBe("collection_not_found");
-      expect((await listDocuments(store))).toEqual(documents);
-      expect((await loadChunks(store))).toEqual(chunks);
+      expect(await listDocuments(store)).toEqual(documents);
+      expect(await loadChunks(store)).toEqual(chunks);
       expect(store.vectorCount(model)).toBe(vectors);
       expect(store.getManifest("lsa_model")).toBe(model);
     } finally {
@@ -369,7 +369,7 @@ describe("collection store", () => {
       expect(() =>
         writeDocuments(scratch, { sourceId: "a.md", discipline: "d", slug: "a", title: "T", sha256: "2", chunks: [chunk(0, "três"), chunk(0, "quatro")] }),
       ).toThrow();
-      expect((await loadChunks(scratch))).toEqual(before);
+      expect(await loadChunks(scratch)).toEqual(before);
       expect((await listDocuments(scratch))[0]).toMatchObject({ sha256: "1", status: "complete", chunkCount: 2 });
       expect(scratch.removeSource("a.md")).toBe(true);
       expect(scratch.unitCount()).toBe(0);

@@ -155,8 +155,8 @@ describe("reloadCollection on a MySQL table", () => {
     expect(error).toBeInstanceOf(MysqlSourceError);
     expect((error as MysqlSourceError).code).toBe("mysql_unreachable");
     expect((error as MysqlSourceError).message).not.toContain(password);
-    expect((await listDocuments(store))).toEqual(documents);
-    expect((await loadChunks(store))).toEqual(chunks);
+    expect(await listDocuments(store)).toEqual(documents);
+    expect(await loadChunks(store)).toEqual(chunks);
     expect(store.vectorCount(model)).toBe(chunks.length);
     const loaded = await loadCollection("aulas", store, settings);
     expect(loaded.documents).toBe(2);

@@ -38,7 +38,7 @@ async function ranking(name: string, store: UnitStore): Promise<string[][]> {
   return out;
 }
 
-const withoutIds = async (store: UnitStore) => (await (await loadChunks(store))).map(({ id: _id, ...chunk }) => chunk);
+const withoutIds = async (store: UnitStore) => (await loadChunks(store)).map(({ id: _id, ...chunk }) => chunk);
 
 describe("ChromaCollectionStore", () => {
   it("holds what the SQLite store holds after the same reloads, and ranks the same", async () => {
@@ -70,7 +70,7 @@ describe("ChromaCollectionStore", () => {
     writeFileSync(path.join(folder, added.path), added.content);
     expect(await both()).toMatchObject({ added: 1, changed: 1, removed: 1, unchanged: 22 });
     expect(await await chunkIdsOf(chroma, generatedLesson(5).path)).toEqual([]);
-    expect((await (await listDocuments(chroma))).map((d) => d.sourceId)).toEqual((await (await listDocuments(sqlite))).map((d) => d.sourceId));
+    expect((await listDocuments(chroma)).map((d) => d.sourceId)).toEqual((await listDocuments(sqlite)).map((d) => d.sourceId));
 
     // Unchanged: nothing rewritten, nothing re-embedded.
     const again = await reloadCollection(source, { store: chroma, settings });
@@ -88,19 +88,19 @@ describe("ChromaCollectionStore", () => {
     const store = root.collectionStore("meias");
     await reloadCollection(source, { store, settings });
     const victim = generatedLesson(1).path;
-    const before = (await (await loadChunks(store))).filter((chunk) => chunk.sourceId === victim).length;
+    const before = (await loadChunks(store)).filter((chunk) => chunk.sourceId === victim).length;
     expect(before).toBeGreaterThan(0);
 
     // A crash inside upsertDocument, after the old chunks went: the record is partial with an empty hash.
     const { ChromaClient } = await loadChromaModule();
     const { hostname, port } = new URL(inject("chromaUrl"));
     const meta = await new ChromaClient({ host: hostname, port: Number(port), ssl: false }).getCollection({ name: `${prefix}.meias.meta` });
-    await meta.update({ ids: [`doc:${victim}`], metadatas: [{ status: "partial", sha256: "" }] });
-    expect((await (await loadChunks(store))).some((chunk) => chunk.sourceId === victim)).toBe(false);
+    await meta.update({ ids: [`unit-source:${victim}`], metadatas: [{ status: "partial", sha256: "" }] });
+    expect((await loadChunks(store)).some((chunk) => chunk.sourceId === victim)).toBe(false);
 
     const healed = await reloadCollection(source, { store, settings });
     expect(healed).toMatchObject({ changed: 1, unchanged: 3 });
-    expect((await (await loadChunks(store))).filter((chunk) => chunk.sourceId === victim)).toHaveLength(before);
+    expect((await loadChunks(store)).filter((chunk) => chunk.sourceId === victim)).toHaveLength(before);
   });
 
   it("keeps collections apart, even when one name starts another", async () => {
@@ -112,14 +112,14 @@ describe("ChromaCollectionStore", () => {
     // The longer name first: were names joined with "_", the shorter one's "a_vec_" prefix would take its vectors.
     for (const [store, id] of [[long, "b.md"], [short, "a.md"]] as const) {
       await writeDocuments(store, { sourceId: id, discipline: "d", slug: id, title: id, sha256: "1", chunks: [{ chunk: 0, title: id, text: id, body: id, terms: "x" }] });
-      const [chunk] = await (await loadChunks(store));
+      const [chunk] = await loadChunks(store);
       await store.saveVectors(`modelo-${id}`, [{ id: chunk!.id, vector }]);
     }
     // Each saved its own model's vectors, which drops "other models" of that collection only.
     expect(await short.vectorCount("modelo-a.md")).toBe(1);
     expect(await long.vectorCount("modelo-b.md")).toBe(1);
-    expect((await (await loadChunks(short))).map((c) => c.sourceId)).toEqual(["a.md"]);
-    expect((await (await loadChunks(long))).map((c) => c.sourceId)).toEqual(["b.md"]);
+    expect((await loadChunks(short)).map((c) => c.sourceId)).toEqual(["a.md"]);
+    expect((await loadChunks(long)).map((c) => c.sourceId)).toEqual(["b.md"]);
     await root.registerCollection("a", "folder");
     await root.registerCollection("a_vec_b", "folder");
     expect(await root.indexedCollections()).toEqual([

@@ -111,8 +111,11 @@ describe("the trained model and the vectors", () => {
     expect(await store.vectorCount("m1")).toBe(0);
     expect(await store.vectorCount("m2")).toBe(1);
     // Removing the source removes its vectors.
-    expect(await store.removeSource("a.usfx.xml")).toBe(3);
+    expect(await store.unitCount()).toBe(3);
+    expect(await store.removeSource("a.usfx.xml")).toBe(true);
+    expect(await store.unitCount()).toBe(0);
     expect(await store.vectorCount("m2")).toBe(0);
+    expect(await store.removeSource("a.usfx.xml")).toBe(false);
   });
 });
 
