@@ -9,6 +9,8 @@ import type { UnitStore } from "../src/adapters/index/store.js";
 import { loadCollection } from "../src/app/retrieval/collection-load.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
 import { readSettings } from "../src/config/settings.js";
+import { createJsonLogger } from "../src/http/logger.js";
+import { startServer } from "../src/http/main.js";
 import { tempDir } from "./support/usfx.js";
 
 /**
@@ -113,5 +115,27 @@ describe("a version-1 data directory", () => {
     const again: UnitStore = open(SqliteUnitStore.bible(dataDir));
     expect(again.migrated).toBeUndefined();
     expect(await loadIndexedVerses(again)).toEqual(verses);
+  });
+
+  it("is served by `pastor serve` as it was, and the server's log says what was moved", async () => {
+    const dataDir = copyOfFixture();
+    const lines: Record<string, unknown>[] = [];
+    const previousHost = process.env.HOST;
+    process.env.HOST = "127.0.0.1";
+    const server = await startServer(readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", PORT: "0", SEARCH_WORKERS: "1" }), {
+      env: { LLM_PROVIDER: "stub" },
+      logger: createJsonLogger((line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+    });
+    try {
+      expect(lines.filter((line) => line.message === "index_migrated")).toEqual([
+        expect.objectContaining({ level: "info", collection: "biblia", from: "verses", sources: 2, units: expected.bible.verses.length }),
+      ]);
+      const status = (await (await fetch(`http://127.0.0.1:${server.port}/api/status`)).json()) as { versesIndexed: number; dense: unknown };
+      expect(status.versesIndexed).toBe(expected.bible.verses.length);
+    } finally {
+      await server.close();
+      if (previousHost === undefined) delete process.env.HOST;
+      else process.env.HOST = previousHost;
+    }
   });
 });

@@ -76,6 +76,8 @@ interface Entry {
   loaded: CollectionSummary | undefined;
   /** The shared store's generation the loaded search was read at. */
   generation: string | undefined;
+  /** Whether the move of its version-1 index was logged. */
+  migrationLogged?: boolean;
   running: Promise<CollectionReloadSummary> | undefined;
   /** The running reload's last progress report. */
   progress: IndexProgress | undefined;
@@ -270,10 +272,7 @@ export class CollectionService {
   }
 
   private store(entry: Entry): UnitStore {
-    if (!entry.opened) {
-      entry.opened = this.stores!.open(entry.name);
-      if (entry.opened.migrated) this.logger.info("index_migrated", { collection: entry.name, ...entry.opened.migrated });
-    }
+    entry.opened ??= this.stores!.open(entry.name);
     return entry.opened;
   }
 
@@ -298,6 +297,10 @@ export class CollectionService {
     const generation = store.shared ? await store.getManifest(GENERATION_KEY) : undefined;
     entry.loaded = await this.host.load(entry.name, store);
     entry.generation = generation;
+    if (store.migrated && !entry.migrationLogged) {
+      entry.migrationLogged = true;
+      this.logger.info("index_migrated", { collection: entry.name, ...store.migrated });
+    }
     // What a successful read answers: it could not be read, or it was not in the shared store yet.
     if (entry.error?.code === "collection_load_failed" || (entry.error?.code === "collection_not_in_store" && entry.loaded.documents > 0)) entry.error = null;
   }

@@ -143,6 +143,12 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
     return this.layout;
   }
 
+  /** The manifest is read after the move too: what a replica reads first (the generation) finds the space moved. */
+  override async getManifest(key: string): Promise<string | undefined> {
+    await this.ready();
+    return super.getManifest(key);
+  }
+
   // --- the registry of document collections (in the Bible's space) --------------------------
 
   /** The document collections some replica indexed here, with the kind of their source, by name. */
