@@ -1,5 +1,6 @@
 /**
- * Brings one collection's index (its CollectionIndexStore) in line with its source. Incremental:
+ * Brings one collection's index (its UnitStore: documents are its sources, chunks its units) in
+ * line with its source. Incremental:
  *
  * - The source is read first (folder or MySQL table). A source that fails as a whole (folder
  *   missing, MySQL down) throws its typed error before the store is touched: nothing already
@@ -7,14 +8,16 @@
  * - Documents are diffed by SHA-256: an unchanged one costs nothing (it is only counted); a new
  *   or changed one is split (metadata block; a malformed or unparsable block is logged at
  *   ERROR and the document indexed as legacy, body only), chunked with DB_CHUNK_WORDS /
- *   DB_CHUNK_OVERLAP, its chunks' terms analysed, and written whole, in batches of documents
- *   (one transaction each in SQLite: a document is never half there).
+ *   DB_CHUNK_OVERLAP, its chunks' terms analysed, and written by the one write loop
+ *   (./write-sources.ts): whole, in batches of documents (one transaction each in SQLite: a
+ *   document is never half there); one of more than a batch of chunks in committed pieces,
+ *   partial until its last (loading serves complete documents only).
  * - A document gone from the source is removed (chunks and vectors by cascade). So is one the
  *   source still lists but could not offer in a usable form (larger than MAX_CONTENT_CHARS,
  *   damaged PDF…): it is skipped with a warning naming it and, if it was indexed before,
  *   removed too (the summary says so with a `document_removed` warning).
  * - A change of the chunk settings or of the analyzer re-chunks every document.
- * - Then the dense side (see ./dense.ts).
+ * - Then the dense side (see ./collection-dense.ts).
  */
 import type { UnitStore } from "../../adapters/index/store.js";
 import { documentSource, listDocuments, type DocumentWrite } from "../../adapters/index/document-units.js";
