@@ -4,7 +4,6 @@ import { openIndexStore, type StoreConfig } from "../adapters/index/open.js";
 import type { UnitStore } from "../adapters/index/store.js";
 import { readSettings, type Settings } from "../config/settings.js";
 
-
 /** Reads `.env` (if any) and the environment; throws SettingsError naming a bad variable. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (env === process.env) loadDotenv({ quiet: true });
