@@ -203,9 +203,11 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
     }));
   }
 
-  /** Records partial with an empty hash, old units and vectors dropped, then the hash: a crash in between starts the source over. */
-  async beginSources(sources: readonly SourceStart[]): Promise<void> {
-    if (sources.length === 0) return;
+  /**
+   * Records sources partial with an empty hash (a crash from here on starts them over) and drops
+   * the old units and vectors of those already known; their records (slots kept, new ones next).
+   */
+  private async startSources(sources: readonly SourceStart[]): Promise<ChromaSourceMetadata[]> {
     if (new Set(sources.map((source) => source.id)).size !== sources.length) {
       throw new StoreError("store_failed", "a mesma fonte duas vezes num lote; nada foi gravado.");
     }
@@ -224,12 +226,22 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
     await this.putSources(records);
     const known = records.filter((record) => existing.has(record.id)).map((record) => record.slot);
     if (known.length > 0) await this.dropSlots(known);
+    return records;
+  }
+
+  /** Then the hash: a crash after this resumes the source from the units already written. */
+  async beginSources(sources: readonly SourceStart[]): Promise<void> {
+    if (sources.length === 0) return;
+    const records = await this.startSources(sources);
     await this.putSources(records.map((record, i) => ({ ...record, sha256: sources[i]!.sha256 })));
   }
 
   async insertUnits(units: readonly UnitWrite[]): Promise<void> {
     if (units.length === 0) return;
-    const records = await this.sourceRecordsOf([...new Set(units.map((unit) => unit.source))]);
+    await this.writeUnits(await this.sourceRecordsOf([...new Set(units.map((unit) => unit.source))]), units);
+  }
+
+  private async writeUnits(records: ReadonlyMap<string, ChromaSourceMetadata>, units: readonly UnitWrite[]): Promise<void> {
     const ids: string[] = [];
     const metadatas: ChromaMetadata[] = [];
     const documents: string[] = [];
@@ -253,10 +265,18 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
     await this.putSources(completed);
   }
 
+  /** In a few requests whatever the number of sources: records partial, old units dropped, every unit, records complete. */
   async writeSources(sources: readonly SourceWrite[]): Promise<void> {
-    await this.beginSources(sources);
-    await this.insertUnits(sources.flatMap((source) => source.units.map((unit) => ({ ...unit, source: source.id }))));
-    await this.completeSources(sources.map((source) => source.id));
+    if (sources.length === 0) return;
+    for (const source of sources) {
+      if (new Set(source.units.map((unit) => unit.ord)).size !== source.units.length) {
+        throw new StoreError("store_failed", `${source.id}: duas unidades com a mesma posição; nada foi gravado.`);
+      }
+    }
+    const records = await this.startSources(sources);
+    await this.writeUnits(new Map(records.map((record) => [record.id, record])), sources.flatMap((source) => source.units.map((unit) => ({ ...unit, source: source.id }))));
+    const indexedAt = new Date().toISOString();
+    await this.putSources(records.map((record, i) => ({ ...record, sha256: sources[i]!.sha256, status: "complete", unitCount: sources[i]!.units.length, indexedAt })));
   }
 
   async removeSource(id: string): Promise<boolean> {
