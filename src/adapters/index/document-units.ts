@@ -117,6 +117,7 @@ function inChunkOrder(chunks: StoredChunk[]): StoredChunk[] {
 }
 
 async function chunksOf(store: Pick<UnitStore, "listSources" | "name">, units: readonly StoredUnit[]): Promise<StoredChunk[]> {
+  if (units.length === 0) return [];
   const documents = new Map((await listDocuments(store)).filter((d) => d.status === "complete").map((d) => [d.sourceId, d]));
   const chunks: StoredChunk[] = [];
   for (const unit of units) {
