@@ -1,5 +1,5 @@
 import type { ChromaGetResult, ChromaMetadata } from "./chroma-client.js";
-import type { ChromaRecordsIn } from "./chroma-space.js";
+import { PLACEHOLDER, type ChromaRecordsIn } from "./chroma-space.js";
 import type { IndexMigration } from "./store.js";
 
 /** A version-1 space as the migration reads and rewrites it (ChromaUnitStore gives these, over its own requests). */
@@ -66,7 +66,7 @@ export async function migrateLegacyChroma(space: LegacySpace): Promise<IndexMigr
     const source = bible ? String(metadata.source) : sourceOfSlot.get(slot);
     if (source === undefined) return; // a chunk of a document whose record is gone: nothing serves it
     units.ids.push(id);
-    units.embeddings!.push([1]);
+    units.embeddings!.push(PLACEHOLDER);
     units.documents!.push(legacy.documents[i] ?? "");
     units.metadatas!.push({
       slot,

@@ -2,7 +2,7 @@ import { BIBLE_COLLECTION } from "../../core/types.js";
 import { loadChromaModule, type ChromaClientLike, type ChromaMetadata } from "./chroma-client.js";
 import { migrateLegacyChroma } from "./chroma-legacy.js";
 import { ChromaSpace, PLACEHOLDER, SLOT_SPAN, type ChromaSpaceOptions } from "./chroma-space.js";
-import { StoreError, type SourceRecord, type SourceStart, type SourceWrite, type IndexMigration, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
+import { inSqliteOrder, StoreError, type SourceRecord, type SourceStart, type SourceWrite, type IndexMigration, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
 
 /**
  * The index of one collection on a shared ChromaDB server (VECTOR_STORE=chroma), for several
@@ -157,7 +157,7 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
     return got.metadatas
       .filter((m): m is ChromaMetadata => m !== null && typeof m.name === "string")
       .map((m) => ({ name: String(m.name), kind: String(m.sourceKind) }))
-      .sort((a, b) => compare(a.name, b.name));
+      .sort((a, b) => inSqliteOrder(a.name, b.name));
   }
 
   /** Records that collection `name` is indexed here (replicas without its source then serve it). */
@@ -174,7 +174,7 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
   private async sourceRecords(): Promise<ChromaSourceMetadata[]> {
     await this.ready();
     const got = await this.on(this.metaName, "listar as fontes", (c) => c.get({ where: { kind: "unit-source" }, include: ["metadatas"] }), { quick: true });
-    return (got.metadatas.filter(Boolean) as unknown as ChromaSourceMetadata[]).sort((a, b) => compare(a.id, b.id));
+    return (got.metadatas.filter(Boolean) as unknown as ChromaSourceMetadata[]).sort((a, b) => inSqliteOrder(a.id, b.id));
   }
 
   private async sourceRecordsOf(ids: readonly string[]): Promise<Map<string, ChromaSourceMetadata>> {
@@ -238,6 +238,7 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
 
   async insertUnits(units: readonly UnitWrite[]): Promise<void> {
     if (units.length === 0) return;
+    assertDistinctPositions(units);
     await this.writeUnits(await this.sourceRecordsOf([...new Set(units.map((unit) => unit.source))]), units);
   }
 
@@ -253,7 +254,6 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
       metadatas.push(metadata as unknown as ChromaMetadata);
       documents.push(unit.text);
     }
-    if (new Set(ids).size !== ids.length) throw new StoreError("store_failed", "duas unidades com a mesma posição na mesma fonte; nada foi gravado.");
     await this.write(this.unitsName, "gravar unidades", "upsert", { ids, embeddings: ids.map(() => PLACEHOLDER), metadatas, documents });
   }
 
@@ -268,13 +268,10 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
   /** In a few requests whatever the number of sources: records partial, old units dropped, every unit, records complete. */
   async writeSources(sources: readonly SourceWrite[]): Promise<void> {
     if (sources.length === 0) return;
-    for (const source of sources) {
-      if (new Set(source.units.map((unit) => unit.ord)).size !== source.units.length) {
-        throw new StoreError("store_failed", `${source.id}: duas unidades com a mesma posição; nada foi gravado.`);
-      }
-    }
+    const units = sources.flatMap((source) => source.units.map((unit) => ({ ...unit, source: source.id })));
+    assertDistinctPositions(units);
     const records = await this.startSources(sources);
-    await this.writeUnits(new Map(records.map((record) => [record.id, record])), sources.flatMap((source) => source.units.map((unit) => ({ ...unit, source: source.id }))));
+    await this.writeUnits(new Map(records.map((record) => [record.id, record])), units);
     const indexedAt = new Date().toISOString();
     await this.putSources(records.map((record, i) => ({ ...record, sha256: sources[i]!.sha256, status: "complete", unitCount: sources[i]!.units.length, indexedAt })));
   }
@@ -321,7 +318,7 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
       units.push({ id: Number(id), source: m.source, ord: m.ord, text: got.documents[i] ?? "", terms: m.terms, fields: parseFields(m.fields) });
     });
     // The order SQLite gives (source, then position): the search's ties break by it.
-    return units.sort((a, b) => compare(a.source, b.source) || a.ord - b.ord);
+    return units.sort((a, b) => inSqliteOrder(a.source, b.source) || a.ord - b.ord);
   }
 
   async rewriteTerms(analyzeText: (text: string) => string, batchSize: number): Promise<number> {
@@ -353,10 +350,17 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
   }
 }
 
+/** Two units at one position of a source would share a record id: refused before anything is written. */
+function assertDistinctPositions(units: readonly UnitWrite[]): void {
+  const seen = new Set<string>();
+  for (const unit of units) {
+    const key = `${unit.source}\u0000${unit.ord}`;
+    if (seen.has(key)) throw new StoreError("store_failed", `${unit.source}: duas unidades com a mesma posição; nada foi gravado.`);
+    seen.add(key);
+  }
+}
+
 function parseFields(json: unknown): UnitFields {
   return typeof json === "string" && json !== "{}" ? (JSON.parse(json) as UnitFields) : {};
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,5 +1,5 @@
 import type { DocumentChunk, IndexedChunk } from "../../core/documents/types.js";
-import type { SourceRecord, SourceWrite, StoredUnit, UnitStore } from "./store.js";
+import { inSqliteOrder, type SourceRecord, type SourceWrite, type StoredUnit, type UnitStore } from "./store.js";
 
 /**
  * A document collection's view of its units: a source is a document (its fields: discipline,
@@ -86,10 +86,6 @@ export async function listDocuments(store: Pick<UnitStore, "listSources">): Prom
   return (await store.listSources()).map(documentOfSource);
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** A stored unit of a complete document as the chunk the search core holds. */
 function chunkOfUnit(unit: StoredUnit, document: StoredDocument, collection: string): StoredChunk {
   const f = unit.fields;
@@ -113,7 +109,7 @@ function chunkOfUnit(unit: StoredUnit, document: StoredDocument, collection: str
 
 /** Orders chunks everywhere alike (loading, training, embedding): discipline, source id, position. */
 function inChunkOrder(chunks: StoredChunk[]): StoredChunk[] {
-  return chunks.sort((a, b) => compare(a.discipline, b.discipline) || compare(a.sourceId, b.sourceId) || a.chunk - b.chunk);
+  return chunks.sort((a, b) => inSqliteOrder(a.discipline, b.discipline) || inSqliteOrder(a.sourceId, b.sourceId) || a.chunk - b.chunk);
 }
 
 async function chunksOf(store: Pick<UnitStore, "listSources" | "name">, units: readonly StoredUnit[]): Promise<StoredChunk[]> {

@@ -155,5 +155,10 @@ export class StoreError extends Error {
   }
 }
 
+/** Orders strings as the SQLite store does (code unit by code unit): Chroma's reads are sorted alike, so ties break the same way. */
+export function inSqliteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The manifest key a shared store's indexer bumps when it commits something new (replicas poll it). */
 export const GENERATION_KEY = "generation";

@@ -20,7 +20,7 @@
  * - Then the dense side (see ./collection-dense.ts).
  */
 import type { UnitStore } from "../../adapters/index/store.js";
-import { documentSource, listDocuments, type DocumentWrite } from "../../adapters/index/document-units.js";
+import { documentSource, type DocumentWrite } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/sources/chunker.js";
@@ -30,7 +30,7 @@ import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { planSync } from "../../core/index/sync-plan.js";
 import { parseDenseChoice, type DenseChoice } from "./dense.js";
-import type { IndexProgress } from "./indexer.js";
+import { indexedVersion, type IndexProgress } from "./indexer.js";
 import { yieldToEventLoop } from "./event-loop.js";
 import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { updateCollectionDense, type CollectionDenseKind } from "./collection-dense.js";
@@ -142,7 +142,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   const chunkSettings = chunkSettingsKey(settings);
   const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;
   const plan = planSync(
-    (await listDocuments(store)).map((document) => ({ id: document.sourceId, sha256: document.sha256, complete: document.status === "complete" })),
+    (await store.listSources()).map(indexedVersion),
     documents.map((document) => ({ id: document.sourceId, sha256: document.sha256 })),
     { rebuild: rechunkAll },
   );

@@ -68,7 +68,7 @@ export async function listCorpusFiles(corpusDir: string): Promise<string[]> {
     .sort();
 }
 
-/** A stored source as `planSync` compares it (its file name is its identity). */
+/** A stored source as `planSync` compares it (a Bible file, a document: its id is its identity). */
 export function indexedVersion(source: SourceRecord): SourceRecord & IndexedVersion {
   return { ...source, complete: source.status === "complete" };
 }
