@@ -1,7 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
-import { vectorKey } from "../src/app/index/dense.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
 import { readSettings } from "../src/config/settings.js";
@@ -33,7 +32,7 @@ describe("indexing with a transformers.js model (EMBEDDING_MODEL = a local folde
     const summary = await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 2, dense: { kind: "transformers", model: model.dir } });
     expect(summary.embedder).toMatch(/^transformers:/);
     expect(summary.vectorsComputed).toBe(4);
-    const vectors = store.loadVectors(vectorKey({ id: summary.embedder! }));
+    const vectors = store.loadVectors(summary.denseModel!);
     expect(vectors.size).toBe(4);
     for (const vector of vectors.values()) expect(vector).toHaveLength(16);
 

@@ -29,11 +29,11 @@ import { splitMetaBlock } from "../../core/sources/meta-block.js";
 import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { planSync } from "../../core/index/sync-plan.js";
-import { parseDenseChoice, type DenseChoice } from "./dense.js";
+import { parseDenseChoice, updateDense, type DenseChoice, type DenseKind } from "./dense.js";
 import { indexedVersion, type IndexProgress } from "./indexer.js";
 import { yieldToEventLoop } from "./event-loop.js";
 import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
-import { updateCollectionDense, type CollectionDenseKind } from "./collection-dense.js";
+import { collectionDenseUnits } from "./collection-dense.js";
 import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./collection-sources.js";
 
 /** Structured logger (src/http/logger.ts's Logger fits): an event name and fields. */
@@ -86,7 +86,7 @@ export interface CollectionReloadSummary {
   skipped: number;
   /** Every warning, in order: skipped documents, ignored metadata blocks, removals of skipped documents. */
   warnings: CollectionWarning[];
-  dense: CollectionDenseKind;
+  dense: DenseKind;
   /** Why the dense side is off (Portuguese). */
   denseOffReason?: string;
   /** Model the chunk vectors are stored under. */
@@ -194,12 +194,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   await store.setManifest("analyzer_version", ANALYZER_VERSION);
 
   const choice = options.dense ?? parseDenseChoice(settings.EMBEDDING_MODEL);
-  const dense = await updateCollectionDense(store, choice, {
-    chunkSettings,
-    ...(options.embedder ? { embedder: options.embedder } : {}),
-    ...(signal ? { signal } : {}),
-    ...(onProgress ? { onProgress } : {}),
-  });
+  const dense = await updateDense(store, collectionDenseUnits(store, chunkSettings), choice, { embedder: options.embedder, signal, onProgress });
   if (dense.dense === "off" && dense.reason) {
     // Off by configuration is news; off because a model failed or the collection is too small deserves a warning.
     const level = choice.kind === "none" ? "info" : "warn";

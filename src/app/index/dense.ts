@@ -1,34 +1,35 @@
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { Awaitable, UnitStore } from "../../adapters/index/store.js";
-import { loadVerses, type MissingVector } from "../../adapters/index/bible-units.js";
-import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../../adapters/sources/cross-references-file.js";
-import { createTransformersEmbedder, EmbedderLoadError } from "../../adapters/index/transformers-embedder.js";
-import type { Embedder } from "../../core/index/embedder.js";
-import { analyzeTokens, SHORT_STEM_RULE } from "../../core/analysis/index.js";
-import { createLsaEmbedder, deserializeLsa, lsaTerms, trainLsaFromBags, type LsaModel } from "../../core/index/lsa.js";
-import {
-  collectVerseLinks,
-  documentBag,
-  LINKED_DOCUMENT_WEIGHTS,
-  linkedDocumentsVersion,
-  linkNeighbours,
-  trainingBags,
-} from "../../core/index/linked-documents.js";
-import { findProjectRoot } from "../../project-root.js";
-import { yieldToEventLoop } from "./event-loop.js";
-
 /**
- * Chooses the dense side from EMBEDDING_MODEL:
- * - "lsa" (default): Latent Semantic Analysis learned from this corpus at index time, each
- *   verse together with the verses OpenBible.info readers link it with (linked documents,
- *   src/core/index/linked-documents.ts); persisted in the store, retrained only when the
- *   corpus, the window or the links change.
+ * The dense side of every collection, the Bible's and each document collection's: one updater
+ * (`updateDense`, at index time) and one loader (`loadDenseSide`, for serving) over the one
+ * store. What differs between verses and chunks (what the corpus LSA learns from, what a
+ * unit's dense document is, the key its vectors are stored under) is a `DenseUnits`:
+ * ./bible-dense.ts and ./collection-dense.ts.
+ *
+ * EMBEDDING_MODEL chooses the side (parseDenseChoice):
+ * - "lsa" (default): Latent Semantic Analysis learned from the collection itself at index
+ *   time, persisted in the store and retrained only when its fingerprint (what the training
+ *   depends on) changes; then every vector is recomputed. Unchanged fingerprint: the stored
+ *   model is reused and only units without a vector are embedded. A corpus it cannot be
+ *   trained on: dense off, with the reason.
  * - "none" / "off": no dense side; search is lexical and says so.
  * - anything else: a transformers.js model id (downloaded on a machine with internet) or a
- *   local folder.
+ *   local folder; only units without a vector of that model are embedded.
+ *
+ * Manifest keys: `dense` (lsa | transformers | off), `dense_model` (the key the vectors in use
+ * are stored under), `dense_off_reason`; for LSA also `lsa_fingerprint`, `lsa_model` (the key
+ * the model is stored under) and `lsa_off_reason` (the outcome for that fingerprint, so an
+ * unchanged collection is not retrained even when it was too small). A Bible index written
+ * before these keys (`corpus_fingerprint`, `embedder`) is read in their terms and rewritten
+ * on its next indexing, without retraining or re-embedding (`readDenseManifest`).
  */
+import { createHash } from "node:crypto";
+import type { Awaitable, UnitStore } from "../../adapters/index/store.js";
+import { createTransformersEmbedder, EmbedderLoadError } from "../../adapters/index/transformers-embedder.js";
+import type { Embedder } from "../../core/index/embedder.js";
+import { createLsaEmbedder, deserializeLsa, type LsaModel } from "../../core/index/lsa.js";
+import { yieldToEventLoop } from "./event-loop.js";
+import type { IndexProgress } from "./indexer.js";
+
 export type DenseChoice = { kind: "lsa" } | { kind: "none"; reason: string } | { kind: "transformers"; model: string };
 
 export function parseDenseChoice(embeddingModel: string): DenseChoice {
@@ -40,28 +41,276 @@ export function parseDenseChoice(embeddingModel: string): DenseChoice {
   return { kind: "transformers", model: value };
 }
 
-export interface DenseContext {
-  store: UnitStore;
-  /** Fingerprint of everything the corpus-trained model depends on (sources, window). */
-  corpusFingerprint: string;
-  onTraining?: (phase: "start" | "done", detail: { documents: number; ms?: number }) => void;
+/**
+ * What the one dense updater and loader need to know about a collection's units (verses or
+ * chunks). `Row` is a unit without a vector, with what the embedders read.
+ */
+export interface DenseUnits<Row extends { id: number }> {
+  /** What progress counts: verses (absent) or chunks. */
+  readonly counts?: "chunks";
+  /** Units embedded (and written) per batch, by the corpus LSA and by a transformers model. */
+  readonly batchSize: { lsa: number; transformers: number };
+  /** Why a collection is served lexically when its vectors do not match EMBEDDING_MODEL (Portuguese). */
+  readonly staleReason: string;
+  /** Fingerprint of everything the corpus LSA depends on. */
+  lsaFingerprint(): Promise<string>;
+  /** Trains the corpus LSA (after `starting`, once it knows it can), or says why it cannot (Portuguese). */
+  trainLsa(starting: () => void): Promise<LsaModel | { reason: string }>;
+  /** Units with text and without a vector under `key`, in store order. */
+  missing(key: string): Promise<Row[]>;
+  /** How `model` embeds rows: the Bible's linked documents, a collection's analysed terms. */
+  lsaVectorizer(model: LsaModel): Promise<(rows: readonly Row[]) => Float32Array[]>;
+  /** The text a transformers model embeds for a row. */
+  documentText(row: Row): string;
+  /** The key the vectors of the embedder `embedderId` are stored under. */
+  vectorKey(embedderId: string): string;
 }
 
-/** Loads the dense embedder for a choice, training and persisting the LSA model if needed. */
-export async function prepareEmbedder(choice: DenseChoice, context: DenseContext): Promise<Embedder | undefined> {
+export type DenseKind = "lsa" | "transformers" | "off";
+
+export interface DenseResult {
+  dense: DenseKind;
+  /** The embedder the vectors were computed with (absent when dense is off). */
+  embedder?: Embedder;
+  /** The key the vectors in use are stored under. */
+  model?: string;
+  /** Why the dense side is off (Portuguese). */
+  reason?: string;
+  /** Whether an LSA model was trained in this call. */
+  trained: boolean;
+  vectorsComputed: number;
+  /** Whether what a server would load changed (another model, a retrained one, new vectors): replicas reload. */
+  changed: boolean;
+}
+
+export interface UpdateDenseOptions {
+  /** An already loaded embedder for a transformers choice (skips loading the model again). */
+  embedder?: Embedder | undefined;
+  signal?: AbortSignal | undefined;
+  /** Training, then vectors stored / total. */
+  onProgress?: ((progress: IndexProgress) => void) | undefined;
+}
+
+/** The dense state a store's manifest records (see the module doc). */
+interface DenseManifest {
+  dense: DenseKind | undefined;
+  model: string;
+  offReason: string;
+  lsaFingerprint: string | undefined;
+  lsaModel: string;
+  lsaOffReason: string;
+  /** Read from the Bible's keys of before (`corpus_fingerprint`, `embedder`). */
+  legacy: boolean;
+}
+
+/**
+ * The store's dense manifest. A Bible index from before the shared keys recorded its
+ * fingerprint (`corpus_fingerprint`, its model stored under `lsa-for:<fingerprint>`) and its
+ * embedder (`embedder`, vectors under `<embedder>|<format>`, the key `vectorKey` gives): read
+ * in the shared terms, so it is served as it is and its next indexing reuses the model.
+ */
+export async function readDenseManifest(store: UnitStore, vectorKey: (embedderId: string) => string): Promise<DenseManifest> {
+  const dense = await store.getManifest("dense");
+  if (dense === undefined) {
+    const legacyFingerprint = await store.getManifest("corpus_fingerprint");
+    if (legacyFingerprint !== undefined) {
+      const embedder = (await store.getManifest("embedder")) ?? "";
+      return {
+        dense: embedder === "" ? "off" : embedder.startsWith("lsa:") ? "lsa" : "transformers",
+        model: embedder === "" ? "" : vectorKey(embedder),
+        offReason: "",
+        lsaFingerprint: legacyFingerprint,
+        lsaModel: `lsa-for:${legacyFingerprint}`,
+        lsaOffReason: "",
+        legacy: true,
+      };
+    }
+  }
+  return {
+    dense: dense as DenseKind | undefined,
+    model: (await store.getManifest("dense_model")) ?? "",
+    offReason: (await store.getManifest("dense_off_reason")) ?? "",
+    lsaFingerprint: await store.getManifest("lsa_fingerprint"),
+    lsaModel: (await store.getManifest("lsa_model")) ?? "",
+    lsaOffReason: (await store.getManifest("lsa_off_reason")) ?? "",
+    legacy: false,
+  };
+}
+
+/** Says a manifest read from the Bible's keys of before in the shared ones, and clears the old. */
+async function rewriteLegacyManifest(store: UnitStore, manifest: DenseManifest): Promise<void> {
+  await store.setManifest("lsa_fingerprint", manifest.lsaFingerprint ?? "");
+  await store.setManifest("lsa_model", manifest.lsaModel);
+  await store.setManifest("lsa_off_reason", manifest.lsaOffReason);
+  await store.setManifest("dense", manifest.dense ?? "off");
+  await store.setManifest("dense_model", manifest.model);
+  await store.setManifest("dense_off_reason", manifest.offReason);
+  await store.setManifest("corpus_fingerprint", "");
+  await store.setManifest("embedder", "");
+}
+
+/** Brings the collection's vectors in line with `choice` (see the module doc). Never throws for a model that fails to load: dense is then off, with the reason. */
+export async function updateDense<Row extends { id: number }>(
+  store: UnitStore,
+  units: DenseUnits<Row>,
+  choice: DenseChoice,
+  options: UpdateDenseOptions = {},
+): Promise<DenseResult> {
+  const before = await readDenseManifest(store, (id) => units.vectorKey(id));
+  if (before.legacy) await rewriteLegacyManifest(store, before);
+  let result: Omit<DenseResult, "changed">;
   switch (choice.kind) {
     case "none":
-      return undefined;
-    case "transformers":
-      return createTransformersEmbedder({ model: choice.model });
+      result = { dense: "off", reason: choice.reason, trained: false, vectorsComputed: 0 };
+      break;
     case "lsa":
-      return prepareLsa(context);
+      result = await updateLsa(store, units, before, options);
+      break;
+    case "transformers":
+      result = await updateTransformers(store, units, choice, options);
+      break;
   }
+  await store.setManifest("dense", result.dense);
+  await store.setManifest("dense_model", result.model ?? "");
+  // Off by configuration is not a property of the index: a server configured otherwise says the index is stale.
+  await store.setManifest("dense_off_reason", choice.kind === "none" ? "" : (result.reason ?? ""));
+  const changed = result.trained || result.vectorsComputed > 0 || before.dense !== result.dense || before.model !== (result.model ?? "");
+  return { ...result, changed };
+}
+
+async function updateLsa<Row extends { id: number }>(
+  store: UnitStore,
+  units: DenseUnits<Row>,
+  before: DenseManifest,
+  options: UpdateDenseOptions,
+): Promise<Omit<DenseResult, "changed">> {
+  const current = await units.lsaFingerprint();
+  if (before.lsaFingerprint === current) {
+    if (before.lsaOffReason !== "") return { dense: "off", reason: before.lsaOffReason, trained: false, vectorsComputed: 0 };
+    const stored = await loadLsa(store, before.lsaModel);
+    if (stored) return { ...(await embedMissingLsa(store, units, stored, options)), trained: false };
+  }
+
+  const progress = (done: number) => options.onProgress?.({ phase: "training", done, total: 1, ...counts(units) });
+  const trained = await units.trainLsa(() => progress(0));
+  if ("reason" in trained) {
+    await store.deleteVectorsExcept("");
+    await store.setManifest("lsa_fingerprint", current);
+    await store.setManifest("lsa_model", "");
+    await store.setManifest("lsa_off_reason", trained.reason);
+    return { dense: "off", reason: trained.reason, trained: false, vectorsComputed: 0 };
+  }
+  progress(1);
+  await store.saveModel(trained.id, trained.serialize());
+  await store.deleteVectorsExcept(units.vectorKey(trained.id));
+  const embedded = await embedMissingLsa(store, units, trained, options);
+  // Written last: a crash before this point retrains (deterministically, same id) and embeds what is missing.
+  await store.setManifest("lsa_model", trained.id);
+  await store.setManifest("lsa_off_reason", "");
+  await store.setManifest("lsa_fingerprint", current);
+  return { ...embedded, trained: true };
+}
+
+function counts(units: Pick<DenseUnits<never>, "counts">): Pick<IndexProgress, "counts"> {
+  return units.counts ? { counts: units.counts } : {};
+}
+
+async function loadLsa(store: UnitStore, key: string): Promise<LsaModel | undefined> {
+  if (key === "") return undefined;
+  const data = await store.loadModel(key);
+  if (!data) return undefined;
+  try {
+    return deserializeLsa(data);
+  } catch {
+    return undefined; // a damaged model is retrained
+  }
+}
+
+async function embedMissingLsa<Row extends { id: number }>(
+  store: UnitStore,
+  units: DenseUnits<Row>,
+  model: LsaModel,
+  options: UpdateDenseOptions,
+): Promise<Omit<DenseResult, "changed" | "trained">> {
+  const key = units.vectorKey(model.id);
+  const missing = await units.missing(key);
+  const vectors = missing.length > 0 ? await units.lsaVectorizer(model) : undefined;
+  const vectorsComputed = await embedMissing(store, units, key, missing, options, {
+    batchSize: units.batchSize.lsa,
+    embed: (batch) => vectors!(batch),
+  });
+  return { dense: "lsa", embedder: createLsaEmbedder(model), model: key, vectorsComputed };
+}
+
+async function updateTransformers<Row extends { id: number }>(
+  store: UnitStore,
+  units: DenseUnits<Row>,
+  choice: Extract<DenseChoice, { kind: "transformers" }>,
+  options: UpdateDenseOptions,
+): Promise<Omit<DenseResult, "changed">> {
+  const loaded = await transformersOrReason(choice.model, options.embedder);
+  if ("reason" in loaded) return { dense: "off", reason: loaded.reason, trained: false, vectorsComputed: 0 };
+  const { embedder } = loaded;
+  const key = units.vectorKey(embedder.id);
+  await store.deleteVectorsExcept(key);
+  const vectorsComputed = await embedMissing(store, units, key, await units.missing(key), options, {
+    batchSize: units.batchSize.transformers,
+    embed: (batch) => embedder.embed(batch.map((row) => units.documentText(row)), "document"),
+  });
+  return { dense: "transformers", embedder, model: key, trained: false, vectorsComputed };
+}
+
+/** Embeds `missing` under `key`, its progress counted over every unit's vector (those stored already included). */
+async function embedMissing<Row extends { id: number }>(
+  store: UnitStore,
+  units: DenseUnits<Row>,
+  key: string,
+  missing: readonly Row[],
+  options: UpdateDenseOptions,
+  batches: Pick<EmbedBatchesOptions<Row>, "batchSize" | "embed">,
+): Promise<number> {
+  const stored = await store.vectorCount(key);
+  const total = stored + missing.length;
+  const progress = (done: number) => options.onProgress?.({ phase: "dense", done: stored + done, total, ...counts(units) });
+  progress(0);
+  return embedInBatches(missing, { ...batches, save: (rows) => store.saveVectors(key, rows), signal: options.signal, onBatch: progress });
+}
+
+/** What serving a collection gets from its dense side: the embedder and the vectors matrix, or why there are none. */
+export type DenseSide = { embedder: Embedder; matrix: Float32Array } | { reason: string };
+
+/**
+ * The dense side a collection is served with, reading only (nothing is trained or embedded
+ * here): the embedder that matches the stored vectors for `choice` (the stored LSA model, or
+ * the transformers model the vectors were computed with, `preloaded` when given) and the
+ * vectors of `rows` as one matrix; otherwise why the collection is served lexically.
+ */
+export async function loadDenseSide(
+  store: UnitStore,
+  units: Pick<DenseUnits<{ id: number }>, "staleReason" | "vectorKey">,
+  rows: readonly { id: number }[],
+  choice: DenseChoice,
+  preloaded?: Embedder,
+): Promise<DenseSide> {
+  if (choice.kind === "none") return { reason: choice.reason };
+  // A configured model that cannot be loaded is the first thing to fix, whatever the index holds.
+  const transformers = choice.kind === "transformers" ? await transformersOrReason(choice.model, preloaded) : undefined;
+  if (transformers && "reason" in transformers) return transformers;
+  const stale = { reason: units.staleReason };
+  const state = await readDenseManifest(store, (id) => units.vectorKey(id));
+  if (state.dense === "off") return state.offReason === "" ? stale : { reason: state.offReason };
+  if (state.dense !== choice.kind || state.model === "") return stale;
+  const lsa = transformers ? undefined : await loadLsa(store, state.lsaModel);
+  const embedder = transformers?.embedder ?? (lsa && createLsaEmbedder(lsa));
+  if (!embedder || units.vectorKey(embedder.id) !== state.model) return stale;
+  const vectors = await store.loadVectors(state.model);
+  if (vectors.size === 0 && rows.length > 0) return stale;
+  return { embedder, matrix: vectorMatrix(rows, vectors, embedder.dimensions) };
 }
 
 /**
  * The transformers.js model (or `preloaded`), or why it could not be loaded (Portuguese), for
- * a caller that then serves lexical search: the Bible's engine and every collection.
+ * a caller that then serves lexical search.
  */
 export async function transformersOrReason(model: string, preloaded?: Embedder): Promise<{ embedder: Embedder } | { reason: string }> {
   if (preloaded) return { embedder: preloaded };
@@ -102,8 +351,7 @@ export interface EmbedBatchesOptions<Row> {
 /**
  * Embeds rows batch by batch, each batch saved before the next (an interrupted run keeps what
  * it saved, and the next run embeds only what is still missing); the signal is checked before
- * each batch, and the event loop runs after each. The one loop of the Bible's and the
- * collections' dense sides. How many rows were embedded.
+ * each batch, and the event loop runs after each. How many rows were embedded.
  */
 export async function embedInBatches<Row extends { id: number }>(rows: readonly Row[], options: EmbedBatchesOptions<Row>): Promise<number> {
   for (let start = 0; start < rows.length; start += options.batchSize) {
@@ -115,141 +363,6 @@ export async function embedInBatches<Row extends { id: number }>(rows: readonly 
     await yieldToEventLoop();
   }
   return rows.length;
-}
-
-/** Loads the stored LSA model for the current corpus without training (for serving). */
-export async function loadStoredLsa(store: UnitStore, corpusFingerprint: string): Promise<Embedder | undefined> {
-  const data = await store.loadModel(lsaModelKey(corpusFingerprint));
-  return data ? lsaEmbedder(deserializeLsa(data)) : undefined;
-}
-
-function lsaModelKey(corpusFingerprint: string): string {
-  return `lsa-for:${corpusFingerprint}`;
-}
-
-/** The LSA model behind an embedder this module made (for the linked document vectors). */
-const lsaModels = new WeakMap<Embedder, LsaModel>();
-/** The linked corpus a model was just trained on, so indexing right after does not read it again. */
-const trainedOn = new WeakMap<LsaModel, LinkedCorpus>();
-
-type LinkedCorpus = Awaited<ReturnType<typeof linkedCorpus>>;
-
-function lsaEmbedder(model: LsaModel): Embedder {
-  const embedder = createLsaEmbedder(model);
-  lsaModels.set(embedder, model);
-  return embedder;
-}
-
-/**
- * The words that stand for themselves in the corpus LSA, by the lexical side's rule for
- * collision-prone short stems (`SHORT_STEM_RULE`). Measured: "estou com medo do futuro" stopped bringing Ezekiel's
- * measurements (docs/RETRIEVAL.md).
- */
-function collisionProneWords(texts: readonly string[]): string[] {
-  const { maxLength, minExactDf } = SHORT_STEM_RULE;
-  const df = new Map<string, number>();
-  for (const text of texts) {
-    const seen = new Set<string>();
-    for (const token of analyzeTokens(text)) {
-      if (token.term.length <= maxLength && token.surface !== token.term) seen.add(token.surface);
-    }
-    for (const word of seen) df.set(word, (df.get(word) ?? 0) + 1);
-  }
-  return [...df].filter(([, count]) => count >= minExactDf).map(([word]) => word).sort();
-}
-
-/** Verses (non-empty, in store order), their LSA terms and their linked neighbours. */
-async function linkedCorpus(
-  store: UnitStore,
-  wordTerms?: ReadonlySet<string>,
-): Promise<{ ids: number[]; terms: string[][]; neighbours: number[][]; position: Map<number, number>; wordTerms: string[] }> {
-  const verses = (await loadVerses(store)).filter((verse) => verse.text !== "");
-  const words = wordTerms ? [...wordTerms] : collisionProneWords(verses.map((verse) => verse.text));
-  const wordSet = new Set(words);
-  const terms = verses.map((verse) => lsaTerms(verse.text, wordSet));
-  const links = collectVerseLinks(verses, await loadCrossReferences());
-  const neighbours = linkNeighbours(verses.length, links, LINKED_DOCUMENT_WEIGHTS.linksPerVerse);
-  const ids = verses.map((verse) => verse.id);
-  return { ids, terms, neighbours, position: new Map(ids.map((id, i) => [id, i])), wordTerms: words };
-}
-
-async function prepareLsa({ store, corpusFingerprint, onTraining }: DenseContext): Promise<Embedder | undefined> {
-  const stored = await loadStoredLsa(store, corpusFingerprint);
-  if (stored) return stored;
-  const corpus = await linkedCorpus(store);
-  if (corpus.ids.length === 0) return undefined;
-  onTraining?.("start", { documents: corpus.ids.length });
-  const started = performance.now();
-  const model = trainLsaFromBags(trainingBags(corpus.terms, corpus.neighbours), { wordTerms: corpus.wordTerms });
-  trainedOn.set(model, corpus);
-  await store.saveModel(lsaModelKey(corpusFingerprint), model.serialize());
-  onTraining?.("done", { documents: corpus.ids.length, ms: performance.now() - started });
-  return lsaEmbedder(model);
-}
-
-/** How the index computes the stored vectors of verses for an embedder. */
-export interface DocumentVectorizer {
-  vectors(rows: readonly MissingVector[]): Promise<Float32Array[]>;
-}
-
-/**
- * The corpus LSA embeds each verse's linked document (the verse, its window and the verses
- * readers link it with, as weighted bags); any other embedder embeds the window text.
- */
-export async function documentVectorizer(embedder: Embedder, store: UnitStore): Promise<DocumentVectorizer> {
-  const model = lsaModels.get(embedder);
-  if (!model) {
-    return { vectors: (rows) => embedder.embed(rows.map((row) => denseDocument(row.contextBefore, row.text, row.contextAfter)), "document") };
-  }
-  const corpus = trainedOn.get(model) ?? (await linkedCorpus(store, model.wordTerms));
-  return {
-    vectors: (rows) =>
-      Promise.resolve(
-        rows.map((row) => {
-          const at = corpus.position.get(row.id);
-          const own = at === undefined ? [] : corpus.terms[at]!;
-          const links = at === undefined ? [] : corpus.neighbours[at]!.map((j) => corpus.terms[j]!);
-          const context = lsaTerms(joinWindow(row.contextBefore, "", row.contextAfter), model.wordTerms);
-          return model.embedBag(documentBag({ verse: own, context, links }));
-        }),
-      ),
-  };
-}
-
-let crossReferencesDigest: Promise<string> | undefined;
-
-/** Part of the corpus fingerprint: the links file and the weights the linked LSA is built with. */
-export function linkedLsaVersion(): Promise<string> {
-  crossReferencesDigest ??= readFile(join(findProjectRoot(), CROSS_REFERENCES_FILE)).then((bytes) =>
-    createHash("sha256").update(bytes).digest("hex").slice(0, 16),
-  );
-  return crossReferencesDigest.then((digest) => `${linkedDocumentsVersion()}/links=${digest}`);
-}
-
-/** The verse with its context window, in reading order. */
-export function joinWindow(before: string, text: string, after: string): string {
-  return [before, text, after].filter((part) => part !== "").join(" ");
-}
-
-/**
- * Version of what the dense side embeds for a verse; part of the key vectors are stored
- * under, so changing the document format recomputes them for every embedder.
- */
-export const DENSE_DOCUMENT_FORMAT = "window+verse/v2";
-
-/**
- * The text the dense side embeds for a verse: its context window, then the verse once more,
- * so the window gives the topic and the verse stays the centre of gravity (measured on LSA:
- * MRR 0.43 → 0.58 on nearest-window checks, and better fused results on the dev queries).
- */
-export function denseDocument(before: string, text: string, after: string): string {
-  return `${joinWindow(before, text, after)} ${text}`;
-}
-
-/** The key under which an embedder's vectors are stored (model id + document format). */
-export function vectorKey(embedder: Pick<Embedder, "id">): string {
-  const format = embedder.id.startsWith("lsa:") ? linkedDocumentsVersion() : DENSE_DOCUMENT_FORMAT;
-  return `${embedder.id}|${format}`;
 }
 
 export function fingerprint(parts: readonly string[]): string {

@@ -4,13 +4,13 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { loadUsfxFile, usfxSourceName } from "../../adapters/sources/usfx-file.js";
 import { StoreError, type SourceRecord, type UnitStore } from "../../adapters/index/store.js";
-import { loadVerses, verseUnit, versesMissingVectors, windowFields } from "../../adapters/index/bible-units.js";
+import { loadVerses, verseUnit, windowFields } from "../../adapters/index/bible-units.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { buildContextWindows } from "../../core/sources/context.js";
 import { UsfxError } from "../../core/sources/usfx.js";
-import type { Embedder } from "../../core/index/embedder.js";
 import { planSync, type IndexedVersion } from "../../core/index/sync-plan.js";
-import { DENSE_DOCUMENT_FORMAT, documentVectorizer, embedInBatches, fingerprint, linkedLsaVersion, prepareEmbedder, vectorKey, type DenseChoice } from "./dense.js";
+import { updateDense, type DenseChoice } from "./dense.js";
+import { bibleDenseUnits } from "./bible-dense.js";
 import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { bumpGeneration, withIndexLock } from "./index-lock.js";
 
@@ -53,7 +53,10 @@ export interface IndexSummary {
   versesTotal: number;
   termsRewritten: number;
   vectorsComputed: number;
+  /** The dense embedder's id (null: dense off). */
   embedder: string | null;
+  /** The key its vectors are stored under. */
+  denseModel: string | null;
   errors: { file: string; code: string; message: string }[];
   ms: number;
 }
@@ -119,6 +122,7 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
     termsRewritten: 0,
     vectorsComputed: 0,
     embedder: null,
+    denseModel: null,
     errors: [],
     ms: 0,
   };
@@ -181,27 +185,13 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
     summary.versesIndexed > 0 || summary.removedSources.length > 0 || summary.termsRewritten > 0 || windowChanged || summary.sources.some((s) => s.action === "indexed" || s.action === "resumed");
   if (lexicalChanged) await bumpGeneration(store);
 
-  const corpusFingerprint = fingerprint([
-    ...(await store.listSources()).map((source) => `${source.id}:${source.sha256}:${source.status}`),
-    `window=${options.contextWindow}`,
-    `analyzer=${ANALYZER_VERSION}`,
-    `dense-document=${DENSE_DOCUMENT_FORMAT}`,
-    `linked-lsa=${await linkedLsaVersion()}`,
-  ]);
-  const fingerprintChanged = (await store.getManifest("corpus_fingerprint")) !== corpusFingerprint;
-  await store.setManifest("corpus_fingerprint", corpusFingerprint);
-  const embedder = await prepareEmbedder(options.dense, {
-    store,
-    corpusFingerprint,
-    onTraining: (phase, detail) => onProgress?.({ phase: "training", done: phase === "done" ? 1 : 0, total: 1, ...detail }),
-  });
-  if (embedder) {
-    summary.embedder = embedder.id;
-    summary.vectorsComputed = await embedMissing(store, embedder, options);
-  }
-  const embedderChanged = (await store.getManifest("embedder")) !== (embedder?.id ?? "");
-  await store.setManifest("embedder", embedder?.id ?? "");
-  if (summary.vectorsComputed > 0 || fingerprintChanged || embedderChanged) await bumpGeneration(store);
+  // Every vector embedded the old window (a transformers model reads it, the LSA's linked documents too).
+  if (windowChanged) await store.deleteVectorsExcept("");
+  const dense = await updateDense(store, bibleDenseUnits(store, options), options.dense, { signal: options.signal, onProgress });
+  summary.embedder = dense.embedder?.id ?? null;
+  summary.denseModel = dense.model ?? null;
+  summary.vectorsComputed = dense.vectorsComputed;
+  if (dense.changed) await bumpGeneration(store);
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
   summary.ms = Math.round(performance.now() - started);
   return summary;
@@ -223,20 +213,4 @@ async function rewriteWindows(store: UnitStore, name: string, file: string, cont
       return id === undefined ? [] : [{ id, fields: windowFields(entry) }];
     }),
   );
-}
-
-async function embedMissing(store: UnitStore, embedder: Embedder, options: IndexOptions): Promise<number> {
-  const key = vectorKey(embedder);
-  const missing = await versesMissingVectors(store, key);
-  const total = (await store.vectorCount(key)) + missing.length;
-  const vectorizer = missing.length > 0 ? await documentVectorizer(embedder, store) : undefined;
-  const stored = total - missing.length;
-  options.onProgress?.({ phase: "dense", done: stored, total });
-  return embedInBatches(missing, {
-    batchSize: options.batchSize,
-    embed: (batch) => vectorizer!.vectors(batch),
-    save: (rows) => store.saveVectors(key, rows),
-    onBatch: (done) => options.onProgress?.({ phase: "dense", done: stored + done, total }),
-    signal: options.signal,
-  });
 }

@@ -8,10 +8,10 @@ import { loadChunks } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
 import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/retrieval/document-search.js";
 import type { Embedder } from "../../core/index/embedder.js";
-import { parseDenseChoice, vectorMatrix } from "../index/dense.js";
+import { loadDenseSide, parseDenseChoice, type DenseKind } from "../index/dense.js";
 import { retrievalSettingsFrom } from "./load-engine.js";
 import { loadScopeResources } from "./scope.js";
-import { loadCollectionEmbedder, type CollectionDenseKind } from "../index/collection-dense.js";
+import { collectionDenseServing } from "../index/collection-dense.js";
 
 export interface LoadedCollection {
   name: string;
@@ -20,7 +20,7 @@ export interface LoadedCollection {
   documents: number;
   chunks: number;
   /** The dense side it is served with. */
-  dense: CollectionDenseKind;
+  dense: DenseKind;
   /** Why the collection has no dense side (Portuguese), when it has none. */
   denseOffReason?: string;
 }
@@ -51,28 +51,16 @@ export async function loadCollection(
 ): Promise<LoadedCollection> {
   const chunks = await loadChunks(store);
   const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
-  const dense = await loadCollectionEmbedder(store, choice, embedder);
-  let matrix: Float32Array | undefined;
-  let reason = dense.reason;
-  if (dense.embedder && dense.model) {
-    const dims = dense.embedder.dimensions;
-    const vectors = await store.loadVectors(dense.model);
-    if (vectors.size === 0 && chunks.length > 0) {
-      reason = `a coleção "${name}" não tem vetores calculados; recarregue-a (busca só léxica)`;
-    } else {
-      matrix = vectorMatrix(chunks, vectors, dims);
-    }
-  }
-  const useDense = matrix !== undefined && dense.embedder !== undefined;
+  const dense = await loadDenseSide(store, collectionDenseServing(name), chunks, choice, embedder);
   // The gate's data (≈ 60 MB, read once per thread) only for a collection with something to
   // search; in a search worker it is the copy the Bible's engine already uses.
   const scope = chunks.length > 0 ? await loadScopeResources() : undefined;
   const search = new DocumentSearch(
     name,
     chunks,
-    useDense ? matrix : undefined,
+    "matrix" in dense ? dense.matrix : undefined,
     {
-      ...(useDense ? { embedder: dense.embedder } : reason === undefined ? {} : { denseUnavailableReason: reason }),
+      ...("embedder" in dense ? { embedder: dense.embedder } : { denseUnavailableReason: dense.reason }),
       ...(scope ? { scope: { lexicons: scope.lexicons, model: scope.model } } : {}),
     },
     documentSearchSettings(settings),
@@ -82,8 +70,8 @@ export async function loadCollection(
     search,
     documents: (await store.listSources()).length,
     chunks: chunks.length,
-    dense: !useDense ? "off" : choice.kind === "transformers" ? "transformers" : "lsa",
+    dense: "reason" in dense ? "off" : choice.kind === "transformers" ? "transformers" : "lsa",
   };
-  if (!useDense && reason !== undefined) loaded.denseOffReason = reason;
+  if ("reason" in dense) loaded.denseOffReason = dense.reason;
   return loaded;
 }

@@ -4,7 +4,8 @@ import type { Embedder } from "../../core/index/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../../core/retrieval/engine.js";
 import type { Settings } from "../../config/settings.js";
 import type { HybridSearchSettings } from "../../core/retrieval/fusion.js";
-import { loadStoredLsa, parseDenseChoice, transformersOrReason, vectorKey, vectorMatrix } from "../index/dense.js";
+import { loadDenseSide, parseDenseChoice } from "../index/dense.js";
+import { BIBLE_DENSE_SERVING } from "../index/bible-dense.js";
 
 export interface LoadedEngine {
   engine: SearchEngine;
@@ -53,39 +54,20 @@ export async function loadEngine(
   }));
   interned.clear();
 
-  const { embedder, reason } = await loadServingEmbedder(store, settings);
-  let matrix: Float32Array | undefined;
-  let denseOffReason = reason;
-  if (embedder) {
-    const vectors = await store.loadVectors(vectorKey(embedder));
-    if (vectors.size === 0) {
-      denseOffReason = "os vetores ainda não foram calculados (rode a indexação)";
-    } else {
-      matrix = vectorMatrix(stored, vectors, embedder.dimensions);
-    }
-  }
+  const dense = await loadDenseSide(store, BIBLE_DENSE_SERVING, stored, parseDenseChoice(settings.EMBEDDING_MODEL));
+  const embedder = "embedder" in dense ? dense.embedder : undefined;
+  const denseOffReason = "reason" in dense ? dense.reason : undefined;
   const sources = new Set(stored.map((verse) => verse.source));
   const engine = new SearchEngine(
     verses,
-    matrix,
+    "matrix" in dense ? dense.matrix : undefined,
     {
-      embedder: matrix ? embedder : undefined,
+      embedder,
       denseUnavailableReason: denseOffReason,
       primarySource: sources.has(PRIMARY_SOURCE) ? PRIMARY_SOURCE : stored[0]?.source,
       ...extra,
     },
     searchSettingsFrom(settings, extra.searchSettings),
   );
-  return { engine, embedder: matrix ? embedder : undefined, denseOffReason: matrix ? undefined : denseOffReason, lexicalReady: true };
-}
-
-async function loadServingEmbedder(store: UnitStore, settings: Settings): Promise<{ embedder?: Embedder; reason?: string }> {
-  const choice = parseDenseChoice(settings.EMBEDDING_MODEL);
-  if (choice.kind === "none") return { reason: choice.reason };
-  if (choice.kind === "lsa") {
-    const fingerprint = await store.getManifest("corpus_fingerprint");
-    const embedder = fingerprint ? await loadStoredLsa(store, fingerprint) : undefined;
-    return embedder ? { embedder } : { reason: "o modelo semântico do corpus ainda não foi treinado (rode a indexação)" };
-  }
-  return transformersOrReason(choice.model);
+  return { engine, embedder, denseOffReason, lexicalReady: true };
 }
