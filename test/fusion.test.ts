@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyKeywordOnlyQuota, fuseHybrid } from "../src/core/retrieval/fusion.js";
+import { applyKeywordOnlyQuota, belowTheirSeeds, fuseHybrid } from "../src/core/retrieval/fusion.js";
 import { reciprocalRankFusion } from "../src/core/retrieval/rrf.js";
 
 interface Hit {
@@ -118,5 +118,28 @@ describe("hybrid fusion with the lexical-only quota", () => {
   it("quota applies to any ranked list", () => {
     const ranked = [{ via: ["lexical"] }, { via: ["lexical", "dense"] }, { via: ["lexical"] }, { via: ["dense"] }];
     expect(applyKeywordOnlyQuota(ranked, 1, 10)).toEqual([ranked[0], ranked[1], ranked[3]]);
+  });
+});
+
+describe("what a first hit brought in ranks below it (belowTheirSeeds)", () => {
+  const item = (key: string, via: string[] = ["lexical", "dense"]) => ({ key, via });
+  const keys = (items: readonly { key: string }[]) => items.map((i) => i.key);
+  const linked = (i: { via: string[] }) => i.via.includes("crossref");
+
+  it("moves a linked item that came before its seed to just after it, the rest in order", () => {
+    const ranked = [item("linked", ["lexical", "dense", "crossref"]), item("a"), item("seed"), item("b")];
+    expect(keys(belowTheirSeeds(ranked, new Map([["linked", "seed"]]), linked))).toEqual(["a", "seed", "linked", "b"]);
+  });
+
+  it("keeps several items of one seed in their order, and an item already below its seed where it is", () => {
+    const ranked = [item("x", ["crossref"]), item("y", ["crossref"]), item("seed"), item("c"), item("z", ["crossref"])];
+    const seeds = new Map([["x", "seed"], ["y", "seed"], ["z", "seed"]]);
+    expect(keys(belowTheirSeeds(ranked, seeds, linked))).toEqual(["seed", "x", "y", "c", "z"]);
+  });
+
+  it("leaves an item alone when it was not brought in by the list, or when its seed is not ranked", () => {
+    const ranked = [item("plain"), item("orphan", ["crossref"]), item("seed")];
+    const seeds = new Map([["plain", "seed"], ["orphan", "gone"]]);
+    expect(keys(belowTheirSeeds(ranked, seeds, linked))).toEqual(["plain", "orphan", "seed"]);
   });
 });

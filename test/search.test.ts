@@ -68,6 +68,22 @@ describe("hybrid retrieval", () => {
     expect(refs(question).slice(0, 3).some((ref) => ["MAT 5:44", "LUK 6:27", "LUK 6:35"].includes(ref))).toBe(true);
   });
 
+  it("puts the saying itself first for 'o que Jesus disse sobre amar os inimigos?', not a verse a cross reference lifted", async () => {
+    for (const query of ["o que Jesus disse sobre amar os inimigos?", "amar os inimigos"]) {
+      const response = await loaded.engine.search(query, { k: 6 });
+      expect(response.results[0]?.ref, query).toBe("MAT 5:44");
+    }
+    // Without the rule, John 14:15 ("Se me amais, guardai os meus mandamentos"), which readers
+    // link to the John 14 verses the search also found, is lifted above them and Mt 5:44.
+    const without = await openBibleEngine({}, { crossrefBelowSeed: false });
+    try {
+      const response = await without.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 6 });
+      expect(response.results[0]).toMatchObject({ ref: "JHN 14:15", via: expect.arrayContaining(["crossref"]) });
+    } finally {
+      await without.close();
+    }
+  });
+
   it("does not let a stem collision answer 'medo' with Ezekiel's measurements (medo/mediu share 'med')", async () => {
     const response = await loaded.engine.search("estou com medo do futuro", { k: 6 });
     expect(response.results.filter((r) => /\bmedi[ru]|medida/i.test(r.text))).toEqual([]);

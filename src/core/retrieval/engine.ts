@@ -5,7 +5,7 @@ import { expandReference, findQueryReferences, formatReference, validateReferenc
 import type { Embedder } from "../index/embedder.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
-import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, type HybridSearchSettings } from "./fusion.js";
+import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, belowTheirSeeds, type HybridSearchSettings } from "./fusion.js";
 import { isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
 import { reciprocalRankFusion, RRF_K } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
@@ -61,6 +61,12 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
   crossrefSeeds: number;
   crossrefWeight: number;
   crossrefMinVotes: number;
+  /**
+   * A verse the cross-reference list lifted never ranks above the verse that linked it: the
+   * link is evidence by association, weaker than the direct hit it came from (measured:
+   * "amar os inimigos" put John 14:15, linked from the John 14 verses it found, above Mt 5:44).
+   */
+  crossrefBelowSeed: boolean;
   /** Strength of the "verses readers link to" prior on fused scores (0 turns it off). */
   priorWeight: number;
   /** The same prior applied to BM25 scores before the lexical ranking is cut. */
@@ -122,6 +128,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   crossrefSeeds: 3,
   crossrefWeight: 0.5,
   crossrefMinVotes: 5,
+  crossrefBelowSeed: true,
   priorWeight: 0.25,
   lexicalPriorWeight: 0,
   confidentLexicalRatio: 1.2,
@@ -379,6 +386,9 @@ export class SearchEngine {
         .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
         .map(({ item }) => item);
     }
+    if (this.settings.crossrefBelowSeed && linked.length > 0) {
+      fused = belowTheirSeeds(fused, new Map(linked.map((item) => [String(item.doc), String(item.seed)])), (item) => item.via.includes("crossref"));
+    }
     const confidence = theme !== undefined && this.settings.themeConfidentLexicalRatio >= 0 ? this.settings.themeConfidentLexicalRatio : this.settings.confidentLexicalRatio;
     if (confidence > 0 && lexical.length > 0) {
       const first = lexical[0]!;
@@ -458,10 +468,10 @@ export class SearchEngine {
   }
 
   /** Verses strongly linked (reader votes) from the seed documents, strongest first. */
-  private crossReferenceCandidates(seeds: readonly number[]): { doc: number }[] {
+  private crossReferenceCandidates(seeds: readonly number[]): { doc: number; seed: number }[] {
     const links = this.deps.crossLinks;
     if (!links || seeds.length === 0) return [];
-    const candidates: { doc: number; strength: number }[] = [];
+    const candidates: { doc: number; seed: number; strength: number }[] = [];
     const seen = new Set(seeds);
     seeds.forEach((seed, rank) => {
       const verse = this.verses[seed]!;
@@ -470,10 +480,10 @@ export class SearchEngine {
         const doc = this.byKey.get(coordinateKey(verse.source, link.book, link.chapter, link.verse));
         if (doc === undefined || seen.has(doc) || this.verses[doc]!.text === "") continue;
         seen.add(doc);
-        candidates.push({ doc, strength: link.votes / (rank + 1) });
+        candidates.push({ doc, seed, strength: link.votes / (rank + 1) });
       }
     });
-    return candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc);
+    return candidates.sort((a, b) => b.strength - a.strength || a.doc - b.doc).map(({ doc, seed }) => ({ doc, seed }));
   }
 
   private toResult(doc: number, via: Via[], matchedTerms: string[], score: number, lexicalScore?: number, similarity?: number): SearchResult {

@@ -87,3 +87,33 @@ export function applyKeywordOnlyQuota<T extends { via: readonly string[] }>(
   }
   return kept;
 }
+
+/**
+ * The ranking with every item that `derived` marks and whose seed (`seedOf`, by key) is in the
+ * ranking moved to just after that seed, if it came before it; the others keep their order.
+ * For lists built from the first hits (the verses readers link them to): what a hit brought
+ * in ranks below the hit.
+ */
+export function belowTheirSeeds<T extends { key: string }>(ranked: readonly T[], seedOf: ReadonlyMap<string, string>, derived: (item: T) => boolean): T[] {
+  const present = new Set(ranked.map((item) => item.key));
+  const waiting = new Map<string, T[]>();
+  const placed = new Set<string>();
+  const out: T[] = [];
+  const place = (item: T) => {
+    out.push(item);
+    placed.add(item.key);
+    for (const follower of waiting.get(item.key) ?? []) place(follower);
+    waiting.delete(item.key);
+  };
+  for (const item of ranked) {
+    const seed = seedOf.get(item.key);
+    if (seed !== undefined && derived(item) && present.has(seed) && !placed.has(seed)) {
+      const queue = waiting.get(seed);
+      if (queue) queue.push(item);
+      else waiting.set(seed, [item]);
+      continue;
+    }
+    place(item);
+  }
+  return out;
+}
