@@ -28,7 +28,7 @@ import { createTransformersEmbedder, EmbedderLoadError } from "../../adapters/in
 import type { Embedder } from "../../core/index/embedder.js";
 import { createLsaEmbedder, deserializeLsa, type LsaModel } from "../../core/index/lsa.js";
 import { yieldToEventLoop } from "./event-loop.js";
-import type { IndexProgress } from "./indexer.js";
+import type { IndexProgress } from "./progress.js";
 
 export type DenseChoice = { kind: "lsa" } | { kind: "none"; reason: string } | { kind: "transformers"; model: string };
 
