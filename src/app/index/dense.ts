@@ -109,7 +109,7 @@ interface DenseManifest {
  * embedder (`embedder`, vectors under `<embedder>|<format>`, the key `vectorKey` gives): read
  * in the shared terms, so it is served as it is and its next indexing reuses the model.
  */
-export async function readDenseManifest(store: UnitStore, vectorKey: (embedderId: string) => string): Promise<DenseManifest> {
+async function readDenseManifest(store: UnitStore, vectorKey: (embedderId: string) => string): Promise<DenseManifest> {
   const dense = await store.getManifest("dense");
   if (dense === undefined) {
     const legacyFingerprint = await store.getManifest("corpus_fingerprint");

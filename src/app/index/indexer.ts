@@ -13,9 +13,9 @@ import { updateDense, type DenseChoice } from "./dense.js";
 import { bibleDenseUnits } from "./bible-dense.js";
 import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { bumpGeneration, withIndexLock } from "./index-lock.js";
+import type { IndexProgress } from "./progress.js";
 
 export type { IndexPhase, IndexProgress } from "./progress.js";
-import type { IndexProgress } from "./progress.js";
 
 export interface IndexOptions {
   store: UnitStore;
