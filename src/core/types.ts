@@ -28,14 +28,6 @@ export interface Verse {
   text: string;
 }
 
-/** The identity used for fusion and storage: translation file, book, chapter, verse. */
-export interface VerseCoordinate {
-  source: string;
-  book: string;
-  chapter: number;
-  verse: number;
-}
-
 /** The text of a verse's context window, the verse's own text kept apart. */
 export interface ContextText {
   /** Up to CONTEXT_WINDOW preceding non-empty verses of the same source and book (crossing chapters), space-joined. */

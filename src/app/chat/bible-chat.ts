@@ -8,8 +8,6 @@ import { NO_EVIDENCE_MESSAGE, OUT_OF_SCOPE_MESSAGE } from "../../core/grounding/
 import type { AnswerEngine } from "../grounding/answer-engine.js";
 import type { AnswerPlanner, SourceJson } from "./grounded-answer.js";
 
-export type { AnySourceJson, ChatEvent, ChatInput, Refusal, ScopeJson, SourceJson } from "./grounded-answer.js";
-
 export interface BiblePlannerDependencies {
   /** The loaded index, in this thread or in the search workers. */
   engine: AnswerEngine;

@@ -168,28 +168,6 @@ export function matMul(a: Float64Array, rows: number, inner: number, b: Float64A
   return out;
 }
 
-/** `Aᵀ · B` for dense A (r×a) and B (r×b): an a×b matrix, accumulated row by row (cache-friendly). */
-export function transposeTimes(
-  a: Float64Array,
-  rows: number,
-  aCols: number,
-  b: Float64Array,
-  bCols: number,
-): Float64Array {
-  if (a.length !== rows * aCols || b.length !== rows * bCols) throw new RangeError("transposeTimes: shape mismatch");
-  const out = new Float64Array(aCols * bCols);
-  for (let r = 0; r < rows; r++) {
-    const aBase = r * aCols;
-    const bBase = r * bCols;
-    for (let i = 0; i < aCols; i++) {
-      const v = a[aBase + i] as number;
-      if (v === 0) continue;
-      axpy(v, b, bBase, out, i * bCols, bCols);
-    }
-  }
-  return out;
-}
-
 /** The transpose of a dense r×c matrix (a c×r matrix). */
 export function transpose(a: ArrayLike<number>, rows: number, cols: number): Float64Array {
   const out = new Float64Array(rows * cols);

@@ -17,16 +17,9 @@ export const CANON_BOOK_CODES: readonly string[] = Object.freeze([
   "1PE", "2PE", "1JN", "2JN", "3JN", "JUD", "REV",
 ]);
 
-const CANON_INDEX: ReadonlyMap<string, number> = new Map(
-  CANON_BOOK_CODES.map((code, index) => [code, index]),
-);
+const CANON: ReadonlySet<string> = new Set(CANON_BOOK_CODES);
 
 /** True when `code` (exact, upper-case USFX code) is one of the 66 Protestant-canon books. */
 export function isCanonical(code: string): boolean {
-  return CANON_INDEX.has(code);
-}
-
-/** Position of `code` in {@link CANON_BOOK_CODES} (0 = GEN, 65 = REV), or -1 when not canonical. */
-export function canonicalIndex(code: string): number {
-  return CANON_INDEX.get(code) ?? -1;
+  return CANON.has(code);
 }

@@ -73,8 +73,6 @@ export const DOMAIN_GROUPS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-export const DOMAIN_GROUP_NAMES: readonly string[] = Object.keys(DOMAIN_GROUPS);
-
 interface TopicEntry {
   /** Lexnames with their synset counts, in first-seen order. */
   counts: readonly (readonly [string, number])[];
