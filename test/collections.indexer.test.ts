@@ -471,6 +471,11 @@ describe("dense side per collection", () => {
     const back = await reloadCollection(source, { store, settings });
     expect(back.dense).toBe("lsa");
     expect(store.vectorCount(back.denseModel!)).toBe(store.unitCount());
+    // A configured model that cannot be loaded is what the reason names, whatever the index holds.
+    const missing = join(root, "nao-e-um-modelo");
+    const broken = await loadCollection("curso", store, { ...settings, EMBEDDING_MODEL: missing });
+    expect(broken.dense).toBe("off");
+    expect(broken.denseOffReason).toBe(`Não foi possível carregar o modelo de embeddings '${missing}': a pasta '${missing}' não existe (busca só léxica)`);
   });
 });
 
