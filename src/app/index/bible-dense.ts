@@ -45,7 +45,7 @@ export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): D
   let trainedOn: { model: LsaModel; corpus: LinkedCorpus } | undefined;
   return {
     batchSize: { lsa: options.batchSize, transformers: options.batchSize },
-    staleReason: BIBLE_STALE,
+    ...BIBLE_DENSE_SERVING,
     lsaFingerprint: async () =>
       fingerprint([
         ...(await store.listSources()).map((source) => `${source.id}:${source.sha256}:${source.status}`),
@@ -82,12 +82,11 @@ export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): D
         });
     },
     documentText: (row) => denseDocument(row.contextBefore, row.text, row.contextAfter),
-    vectorKey: bibleVectorKey,
   };
 }
 
 /** The key under which an embedder's verse vectors are stored (model id + document format). */
-export function bibleVectorKey(embedderId: string): string {
+function bibleVectorKey(embedderId: string): string {
   const format = embedderId.startsWith("lsa:") ? linkedDocumentsVersion() : DENSE_DOCUMENT_FORMAT;
   return `${embedderId}|${format}`;
 }

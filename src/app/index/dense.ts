@@ -139,14 +139,27 @@ async function readDenseManifest(store: UnitStore, vectorKey: (embedderId: strin
 
 /** Says a manifest read from the Bible's keys of before in the shared ones, and clears the old. */
 async function rewriteLegacyManifest(store: UnitStore, manifest: DenseManifest): Promise<void> {
-  await store.setManifest("lsa_fingerprint", manifest.lsaFingerprint ?? "");
-  await store.setManifest("lsa_model", manifest.lsaModel);
-  await store.setManifest("lsa_off_reason", manifest.lsaOffReason);
-  await store.setManifest("dense", manifest.dense ?? "off");
-  await store.setManifest("dense_model", manifest.model);
-  await store.setManifest("dense_off_reason", manifest.offReason);
+  await writeLsaOutcome(store, { fingerprint: manifest.lsaFingerprint ?? "", model: manifest.lsaModel, offReason: manifest.lsaOffReason });
+  await writeDenseState(store, { dense: manifest.dense ?? "off", model: manifest.model, offReason: manifest.offReason });
   await store.setManifest("corpus_fingerprint", "");
   await store.setManifest("embedder", "");
+}
+
+/** The dense side in use: its kind, the key its vectors are stored under, why it is off. */
+async function writeDenseState(store: UnitStore, state: { dense: DenseKind; model: string; offReason: string }): Promise<void> {
+  await store.setManifest("dense", state.dense);
+  await store.setManifest("dense_model", state.model);
+  await store.setManifest("dense_off_reason", state.offReason);
+}
+
+/**
+ * The LSA's outcome for a fingerprint: the key its model is stored under, or why it could not
+ * be trained. The fingerprint is written last: a run stopped before it trains again.
+ */
+async function writeLsaOutcome(store: UnitStore, outcome: { fingerprint: string; model: string; offReason: string }): Promise<void> {
+  await store.setManifest("lsa_model", outcome.model);
+  await store.setManifest("lsa_off_reason", outcome.offReason);
+  await store.setManifest("lsa_fingerprint", outcome.fingerprint);
 }
 
 /** Brings the collection's vectors in line with `choice` (see the module doc). Never throws for a model that fails to load: dense is then off, with the reason. */
@@ -170,10 +183,8 @@ export async function updateDense<Row extends { id: number }>(
       result = await updateTransformers(store, units, choice, options);
       break;
   }
-  await store.setManifest("dense", result.dense);
-  await store.setManifest("dense_model", result.model ?? "");
   // Off by configuration is not a property of the index: a server configured otherwise says the index is stale.
-  await store.setManifest("dense_off_reason", choice.kind === "none" ? "" : (result.reason ?? ""));
+  await writeDenseState(store, { dense: result.dense, model: result.model ?? "", offReason: choice.kind === "none" ? "" : (result.reason ?? "") });
   const changed = result.trained || result.vectorsComputed > 0 || before.dense !== result.dense || before.model !== (result.model ?? "");
   return { ...result, changed };
 }
@@ -195,9 +206,7 @@ async function updateLsa<Row extends { id: number }>(
   const trained = await units.trainLsa(() => progress(0));
   if ("reason" in trained) {
     await store.deleteVectorsExcept("");
-    await store.setManifest("lsa_fingerprint", current);
-    await store.setManifest("lsa_model", "");
-    await store.setManifest("lsa_off_reason", trained.reason);
+    await writeLsaOutcome(store, { fingerprint: current, model: "", offReason: trained.reason });
     return { dense: "off", reason: trained.reason, trained: false, vectorsComputed: 0 };
   }
   progress(1);
@@ -205,9 +214,7 @@ async function updateLsa<Row extends { id: number }>(
   await store.deleteVectorsExcept(units.vectorKey(trained.id));
   const embedded = await embedMissingLsa(store, units, trained, options);
   // Written last: a crash before this point retrains (deterministically, same id) and embeds what is missing.
-  await store.setManifest("lsa_model", trained.id);
-  await store.setManifest("lsa_off_reason", "");
-  await store.setManifest("lsa_fingerprint", current);
+  await writeLsaOutcome(store, { fingerprint: current, model: trained.id, offReason: "" });
   return { ...embedded, trained: true };
 }
 
