@@ -1,4 +1,5 @@
-import type { ChatTurn, GenerateRequest, LlmProvider } from "../core/chat/llm.js";
+import type { AnswerStreamer } from "../app/chat/checked-stream.js";
+import type { ChatTurn } from "../core/chat/llm.js";
 
 /**
  * A cautious token estimate without a tokenizer: about 3 characters a token (Portuguese runs
@@ -32,11 +33,9 @@ export function fitPrompt(system: string, messages: readonly ChatTurn[], maxToke
   return kept;
 }
 
-/** The provider with every request's prompt fitted to `maxTokens`. */
-export function withPromptBudget(provider: LlmProvider, maxTokens: number): LlmProvider {
+/** The streamer with every request's prompt fitted to `maxTokens` (before it reaches a worker). */
+export function withPromptBudget(streamer: AnswerStreamer, maxTokens: number): AnswerStreamer {
   return {
-    id: provider.id,
-    model: provider.model,
-    stream: (request: GenerateRequest) => provider.stream({ ...request, messages: fitPrompt(request.system, request.messages, maxTokens) }),
+    stream: (request, check) => streamer.stream({ ...request, messages: fitPrompt(request.system, request.messages, maxTokens) }, check),
   };
 }
