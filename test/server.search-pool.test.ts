@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSettings } from "../src/config/settings.js";
-import { createProvider, type ProviderConfig } from "../src/adapters/chat/providers.js";
-import { localAnswerStreamer, type CheckSpec } from "../src/app/chat/checked-stream.js";
-import type { GenerateRequest } from "../src/core/chat/llm.js";
+import { localCitationCheck } from "../src/app/grounding/answer-engine.js";
 import { CollectionService } from "../src/app/collection-service.js";
-import { DEFAULT_POOL_SCHEDULE, SearchPool, type PoolSchedule } from "../src/app/chat/search-pool.js";
+import { DEFAULT_POOL_SCHEDULE, SearchPool, type PoolSchedule } from "../src/app/grounding/search-pool.js";
 import { silentLogger } from "../src/http/logger.js";
 import { startServer, type RunningServer } from "../src/http/main.js";
 import { realBibleIndex } from "./support/bible-index.js";
 import { parseSse, postChat } from "./support/server.js";
-import { startFakeLlmServer } from "./support/fake-llm-servers.js";
 import { storeEnvFor } from "./support/store.js";
 import { makeUsfx, tempDir, writeFile } from "./support/usfx.js";
 
@@ -193,7 +190,7 @@ describe("search workers", () => {
   }, 120_000);
 });
 
-describe("a stream thread that dies while an answer streams", () => {
+describe("a worker that dies while an answer streams", () => {
   it("ends that answer with the Portuguese error event after the tokens already sent, and is replaced", async () => {
     const pool = pooled.searchPool!;
     const restarts = pool.status().restarts;
@@ -201,8 +198,10 @@ describe("a stream thread that dies while an answer streams", () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let body = "";
     while (!body.includes("event: token")) body += (await reader.read()).value ?? "";
-    // The answer streams (model call and citation check) in the pool's stream thread.
-    await pool.streamWorker.terminate();
+    // The answer's citation check runs in the worker with the fewest: the first, both idle.
+    await holdFirstWorker();
+    await until(() => pool.status().busy === 1);
+    await pool.workers[0]!.terminate();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) body += chunk.value;
 
     const events = parseSse(body);
@@ -298,15 +297,23 @@ describe("a replacement worker", () => {
 describe("a worker's order of work", () => {
   /**
    * One worker holding two requests at once: the first question blocks it (the test's hold),
-   * a second question is already in its port, a third waits in the pool with a reload of the
-   * engine. Returns the order in which they finished.
+   * a second question is already in its port, a third waits in the pool with an answer's later
+   * citation delta and another answer's first one. Returns the order in which they finished.
    */
   async function orderOfWork(schedule: PoolSchedule): Promise<string[]> {
     const { dataDir } = await realBibleIndex();
-    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1, { schedule });
+    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1, undefined, schedule);
     try {
       const engine = pool.answerEngine(await pool.load());
       const options = { topK: 5, contextWindow: 1 };
+      const prepared = await engine.prepare(QUESTIONS[1]!, [], options);
+      if (prepared.kind !== "passages") throw new Error("expected passages");
+      const first = engine.checkCitations(prepared.passages);
+      const deltas = ["Jesus disse: amai ", "os vossos inimigos (Mateus 5:44).", "Segundo Mateus 5:44, "];
+      const inThisThread = localCitationCheck(prepared.passages, engine.versification);
+      const expected = [inThisThread.push(deltas[0]!), inThisThread.push(deltas[1]!)];
+      expect(await first.push(deltas[0]!)).toBe(expected[0]);
+
       const done: string[] = [];
       const track = <T>(label: string, work: Promise<T>) => work.then((value) => (done.push(label), value));
       const flag = new SharedArrayBuffer(4);
@@ -317,22 +324,42 @@ describe("a worker's order of work", () => {
       asked.push(track("q2", engine.prepare(QUESTIONS[3]!, [], options)));
       expect(pool.status().queued).toBe(0);
       asked.push(track("q3", engine.prepare(QUESTIONS[2]!, [], options)));
-      const reload = track("reload", pool.load());
+      const later = track("first answer, later delta", Promise.resolve(first.push(deltas[1]!)));
+      const second = engine.checkCitations(prepared.passages);
+      const opening = track("second answer, first delta", Promise.resolve(second.push(deltas[2]!)));
       expect(pool.status().queued).toBe(1);
       Atomics.store(new Int32Array(flag), 0, 1);
-      await Promise.all([...asked, reload]);
+      await Promise.all([...asked, later, opening]);
+
+      // Reordered, each answer's check still releases what the check in this thread does.
+      expect(await later).toBe(expected[1]);
+      expect(await opening).toBe(localCitationCheck(prepared.passages, engine.versification).push(deltas[2]!));
+      await first.finish();
+      await second.finish();
       return done;
     } finally {
       await pool.close();
     }
   }
 
-  it("searches waiting questions before a reload of the engine", async () => {
-    expect(await orderOfWork({ inFlight: 2, patienceMs: 60_000 })).toEqual(["q1", "q2", "q3", "reload"]);
+  it("runs an answer's first citation check before waiting questions, and waiting questions before later checks", async () => {
+    expect(await orderOfWork({ inFlight: 2, patienceMs: 60_000 })).toEqual([
+      "q1",
+      "q2",
+      "second answer, first delta",
+      "q3",
+      "first answer, later delta",
+    ]);
   }, 120_000);
 
-  it("lets a reload that has waited its patience go before waiting questions, which then wait for it", async () => {
-    expect(await orderOfWork({ inFlight: 2, patienceMs: 0 })).toEqual(["q1", "q2", "reload", "q3"]);
+  it("lets a later check that has waited its patience go before waiting questions", async () => {
+    expect(await orderOfWork({ inFlight: 2, patienceMs: 0 })).toEqual([
+      "q1",
+      "q2",
+      "second answer, first delta",
+      "first answer, later delta",
+      "q3",
+    ]);
   }, 120_000);
 
   it("sends a burst of questions to the worker up to its in-flight count by default, the rest waiting in the pool", async () => {
@@ -357,81 +384,5 @@ describe("a worker's order of work", () => {
     } finally {
       await pool.close();
     }
-  }, 120_000);
-});
-
-describe("an answer streaming in a worker", () => {
-  /** Every piece of text a streamer yields, and the citations it returns. */
-  async function collect(stream: AsyncGenerator<string, string[]>): Promise<{ pieces: string[]; citations: string[] }> {
-    const pieces: string[] = [];
-    let next = await stream.next();
-    for (; !next.done; next = await stream.next()) pieces.push(next.value);
-    return { pieces, citations: next.value };
-  }
-
-  /** The pool (one worker) and this thread, each with its own provider on the same fake OpenAI-compatible server. */
-  async function withFakeProvider(run: (ctx: {
-    fake: Awaited<ReturnType<typeof startFakeLlmServer>>;
-    pool: SearchPool;
-    inThisThread: ReturnType<typeof localAnswerStreamer>;
-    check: CheckSpec;
-    request: GenerateRequest;
-  }) => Promise<void>): Promise<void> {
-    const fake = await startFakeLlmServer("openai");
-    const config: ProviderConfig = { provider: "openai", model: "gpt-4o-mini", baseUrl: fake.baseUrl, apiKey: fake.apiKey };
-    const { dataDir } = await realBibleIndex();
-    const pool = new SearchPool(readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir) }), 1, { provider: config });
-    try {
-      const summary = await pool.load();
-      const prepared = await pool.answerEngine(summary).prepare(QUESTIONS[1]!, [], { topK: 5, contextWindow: 1 });
-      if (prepared.kind !== "passages" || !prepared.prompt) throw new Error("expected passages");
-      const inThisThread = localAnswerStreamer(createProvider(config), () => summary.versification);
-      const request: GenerateRequest = { system: prepared.prompt.system, messages: prepared.prompt.messages };
-      await run({ fake, pool, inThisThread, check: { grammar: "bible", passages: prepared.passages }, request });
-    } finally {
-      await pool.close();
-      await fake.close();
-    }
-  }
-
-  it("streams the same checked text and citations as this thread, from the worker's own provider call", async () => {
-    await withFakeProvider(async ({ fake, pool, inThisThread, check, request }) => {
-      // A shown verse kept, an invented one removed, both cut across deltas.
-      fake.script({ chunks: ["Jesus disse: amai os vossos inimigos (Mat", "eus 5:44). Veja também Mateus 9", "9:1."], delayMs: 5 });
-      const expected = await collect(inThisThread.stream(request, check));
-      expect(expected.citations).toEqual(["Mateus 5:44"]);
-      expect(expected.pieces.join("")).not.toContain("99:1");
-      expect(await collect(pool.answerStreamer().stream(request, check))).toEqual(expected);
-      // Both calls reached the provider, the worker's with the same request body.
-      expect(fake.requests).toHaveLength(2);
-      expect(fake.requests[1]!.body).toEqual(fake.requests[0]!.body);
-    });
-  }, 120_000);
-
-  it("fails with the provider's error as this thread does: the same code, message and status", async () => {
-    await withFakeProvider(async ({ fake, pool, inThisThread, check, request }) => {
-      fake.script({ fail: 429 });
-      const failure = async (stream: AsyncGenerator<string, string[]>) => {
-        const error = await collect(stream).then(() => undefined, (caught: unknown) => caught as { name: string; code: string; message: string; status: number });
-        return error && { name: error.name, code: error.code, message: error.message, status: error.status };
-      };
-      const expected = await failure(inThisThread.stream(request, check));
-      expect(expected).toMatchObject({ name: "LlmError", code: "llm_rate_limited", status: 429 });
-      expect(await failure(pool.answerStreamer().stream(request, check))).toEqual(expected);
-    });
-  }, 120_000);
-
-  it("stops the worker's provider call when the answer is aborted, and stops waiting at once", async () => {
-    await withFakeProvider(async ({ fake, pool, check, request }) => {
-      fake.script({ chunks: Array.from({ length: 200 }, (_, i) => `palavra${i} `), delayMs: 20 });
-      const controller = new AbortController();
-      const stream = pool.answerStreamer().stream({ ...request, signal: controller.signal }, check);
-      expect((await stream.next()).done).toBe(false);
-      const waiting = stream.next();
-      controller.abort();
-      await expect(waiting).rejects.toThrow("A resposta foi cancelada.");
-      expect(await fake.waitForClientDisconnect(5000)).toBe(true);
-      expect(fake.clientDisconnects).toBe(1);
-    });
   }, 120_000);
 });

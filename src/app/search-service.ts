@@ -8,7 +8,7 @@ import type { IndexJob, WorkerMessage } from "./index/index-worker.js";
 import { localAnswerEngine, type AnswerEngine } from "./grounding/answer-engine.js";
 import { loadEngine } from "./retrieval/load-engine.js";
 import { startPoller, type Poller } from "./index/poller.js";
-import type { PoolStatus, SearchPool } from "./chat/search-pool.js";
+import type { PoolStatus, SearchPool } from "./grounding/search-pool.js";
 import type { RetrievalAids } from "./retrieval/retrieval-aids.js";
 import { storeConfig } from "./runtime.js";
 import { startAppWorker } from "./start-worker.js";

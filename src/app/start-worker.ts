@@ -1,7 +1,7 @@
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
 /**
- * Starts one of the worker modules under `src/app` (`name`: its path from here without extension, "chat/search-worker"): the compiled module
+ * Starts one of the worker modules under `src/app` (`name`: its path from here without extension, "grounding/search-worker"): the compiled module
  * in production; from the TypeScript sources (tests, `tsx`), a tiny bootstrap registers tsx
  * inside the worker first, since Node 20 does not carry `--import` loaders into workers.
  */

@@ -16,9 +16,8 @@ const booleanFlag = (fallback: boolean) =>
     .transform((value) => ["true", "1", "yes", "sim"].includes(value));
 
 /**
- * SEARCH_WORKERS when unset: one core is left to the event loop (HTTP, SSE) and the answers'
- * stream thread (the model's stream and its citation check), the others search; at most 4,
- * since each worker holds a whole engine.
+ * SEARCH_WORKERS when unset: one core is left to the event loop (HTTP, SSE, the per-token
+ * citation check), the others search; at most 4, since each worker holds a whole engine.
  */
 export function defaultSearchWorkers(cores = availableParallelism()): number {
   return Math.max(1, Math.min(4, cores - 1));

@@ -8,7 +8,6 @@ import { timingSafeEqual, randomUUID, createHash } from "node:crypto";
 import { z } from "zod";
 import { biblePlanner } from "../app/chat/bible-chat.js";
 import { collectionPlanner } from "../app/chat/collection-chat.js";
-import { localAnswerStreamer, type AnswerStreamer } from "../app/chat/checked-stream.js";
 import { answerWith, type AnswerPlanner } from "../app/chat/grounded-answer.js";
 import { CollectionNotFoundError, CollectionReloadError, type CollectionService } from "../app/collection-service.js";
 import { ReindexConflictError, type SearchService } from "../app/search-service.js";
@@ -32,12 +31,6 @@ const MAX_VERSES_PER_REQUEST = 200;
 export interface AppDependencies {
   service: SearchService;
   provider: LlmProvider;
-  /**
-   * Where the model's answers stream through their citation check: the search workers'
-   * (`SearchPool.answerStreamer`, each with its own provider built from the same settings), or
-   * `provider` on this event loop when absent.
-   */
-  streamer?: AnswerStreamer;
   settings: Settings;
   /** Document collections (lessons, PDFs, MySQL rows); none when absent. */
   collections?: CollectionService;
@@ -75,11 +68,7 @@ const reloadBody = z.object({ collection: z.string({ error: "o campo \"collectio
 
 export function createApp(deps: AppDependencies): Hono {
   const { service, settings, logger } = deps;
-  const { provider } = deps;
-  const streamer = withPromptBudget(
-    deps.streamer ?? localAnswerStreamer(provider, () => service.answers?.versification ?? new Map()),
-    settings.MAX_PROMPT_TOKENS,
-  );
+  const provider = withPromptBudget(deps.provider, settings.MAX_PROMPT_TOKENS);
   const chatBody = chatBodySchema(settings);
   const conversations = new ConversationSources();
   const metrics = deps.metrics ?? new Metrics();
@@ -300,7 +289,7 @@ export function createApp(deps: AppDependencies): Hono {
       let tokens = 0;
       let ending: string | undefined;
       try {
-        for await (const event of answerWith(planner, streamer, input)) {
+        for await (const event of answerWith(planner, provider, input)) {
           if (controller.signal.aborted) break;
           if (event.event === "token") {
             tokens++;

@@ -7,7 +7,7 @@ import { createProvider, providerConfigFromEnv } from "../adapters/chat/provider
 import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
 import { StoreError } from "../adapters/index/store.js";
 import { openStore } from "../app/runtime.js";
-import { SearchPool } from "../app/chat/search-pool.js";
+import { SearchPool } from "../app/grounding/search-pool.js";
 import { SearchService } from "../app/search-service.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { Settings } from "../config/settings.js";
@@ -48,11 +48,10 @@ export interface RunningServer {
  */
 export async function startServer(settings: Settings, options: { env?: NodeJS.ProcessEnv; logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createJsonLogger();
-  const providerConfig = providerConfigFromEnv(options.env ?? process.env);
-  const provider = createProvider(providerConfig);
+  const provider = createProvider(providerConfigFromEnv(options.env ?? process.env));
   const store = await openStore(settings);
   // With search workers the engine and its aids (lexicon, scope gate) live only in them.
-  const pool = settings.SEARCH_WORKERS > 0 ? new SearchPool(settings, settings.SEARCH_WORKERS, { logger, provider: providerConfig }) : undefined;
+  const pool = settings.SEARCH_WORKERS > 0 ? new SearchPool(settings, settings.SEARCH_WORKERS, logger) : undefined;
   const aids = pool ? {} : await loadRetrievalAids();
   const service = new SearchService(store, settings, aids, logger, pool);
   try {
@@ -66,8 +65,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const collections = new CollectionService(settings, logger, undefined, pool?.collectionHost());
   await collections.open();
 
-  // With search workers each answer's model call and citation check run in them too.
-  const app = createApp({ service, provider, ...(pool ? { streamer: pool.answerStreamer() } : {}), settings, collections, logger });
+  const app = createApp({ service, provider, settings, collections, logger });
   const webDist = path.join(findProjectRoot(), "web", "dist");
   if (existsSync(webDist)) {
     app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));

@@ -1,5 +1,4 @@
-import type { AnswerStreamer } from "../app/chat/checked-stream.js";
-import type { ChatTurn } from "../core/chat/llm.js";
+import type { ChatTurn, GenerateRequest, LlmProvider } from "../core/chat/llm.js";
 
 /**
  * A cautious token estimate without a tokenizer: about 3 characters a token (Portuguese runs
@@ -33,9 +32,11 @@ export function fitPrompt(system: string, messages: readonly ChatTurn[], maxToke
   return kept;
 }
 
-/** The streamer with every request's prompt fitted to `maxTokens` (before it reaches a worker). */
-export function withPromptBudget(streamer: AnswerStreamer, maxTokens: number): AnswerStreamer {
+/** The provider with every request's prompt fitted to `maxTokens`. */
+export function withPromptBudget(provider: LlmProvider, maxTokens: number): LlmProvider {
   return {
-    stream: (request, check) => streamer.stream({ ...request, messages: fitPrompt(request.system, request.messages, maxTokens) }, check),
+    id: provider.id,
+    model: provider.model,
+    stream: (request: GenerateRequest) => provider.stream({ ...request, messages: fitPrompt(request.system, request.messages, maxTokens) }),
   };
 }

@@ -32,7 +32,7 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
         passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
         question: input.message,
       },
-      check: { grammar: "bible", passages },
+      check: () => engine.checkCitations(passages),
     };
   };
 }

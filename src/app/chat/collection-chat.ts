@@ -1,13 +1,14 @@
 /**
  * A document collection's answer planner: numbered excerpts as sources, the lesson header shown
  * to the model once per source, and the document citation check on the model's stream (`[n]`
- * becomes the human citation; sources the model was not shown never reach the browser:
- * `CheckSpec` "documents"). The
+ * becomes the human citation; sources the model was not shown never reach the browser). The
  * answer itself is every collection's (src/app/chat/grounded-answer.ts).
  */
 import type { ChatTurn } from "../../core/chat/llm.js";
 import type { DocumentPassage } from "../../core/grounding/document-passages.js";
+import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
 import { DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
+import { inThread } from "../grounding/answer-engine.js";
 import type { PreparedCollectionAnswer } from "../grounding/collection-host.js";
 import type { AnswerPlanner, DocumentSourceJson } from "./grounded-answer.js";
 
@@ -38,7 +39,7 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
         question: input.message,
         corpusLabel: `a coleção “${collection}”`,
       },
-      check: { grammar: "documents", passages },
+      check: () => inThread(new DocumentCitationStreamFilter(passages)),
     };
   };
 }

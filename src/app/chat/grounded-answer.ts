@@ -4,12 +4,11 @@
  * out-of-scope refusal, the no-evidence reply, and the model's stream through the collection's
  * citation check (invented citations never leave the server, not even half-written).
  */
-import type { ChatTurn, GenerateRequest } from "../../core/chat/llm.js";
+import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm.js";
 import { isLlmError } from "../../core/chat/llm.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
-import { SearchUnavailableError } from "../grounding/answer-engine.js";
-import type { AnswerStreamer, CheckSpec } from "./checked-stream.js";
+import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
 export interface SourceJson {
@@ -77,8 +76,8 @@ export interface GroundedPlan {
   noEvidenceMessage: string;
   /** The request for the model (without the signal, which comes from the input). */
   request: Omit<GenerateRequest, "signal">;
-  /** What the model's stream is checked against (what the model was shown). */
-  check: CheckSpec;
+  /** The check the model's stream goes through (built over what the model was shown). */
+  check: () => AnswerCitationCheck;
 }
 
 /** What a collection's chat makes of a question: the gate's refusal, or a grounded answer's plan. */
@@ -95,7 +94,7 @@ export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
  * the model's checked stream. A search worker that died with the question: the Portuguese
  * `search_failed` error event.
  */
-export async function* answerWith(planner: AnswerPlanner, streamer: AnswerStreamer, input: ChatInput): AsyncGenerator<ChatEvent> {
+export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider, input: ChatInput): AsyncGenerator<ChatEvent> {
   let planned: AnswerPlan;
   try {
     planned = await planner(input);
@@ -107,7 +106,7 @@ export async function* answerWith(planner: AnswerPlanner, streamer: AnswerStream
     throw error;
   }
   if (planned.kind === "out_of_scope") yield* refuseOutOfScope(input.conversationId, planned.scope, planned.message, planned.collection);
-  else yield* streamGroundedAnswer(streamer, input, planned);
+  else yield* streamGroundedAnswer(provider, input, planned);
 }
 
 /**
@@ -116,7 +115,7 @@ export async function* answerWith(planner: AnswerPlanner, streamer: AnswerStream
  * search worker lost mid-answer, is an `error` event (its stable code); a client that went away
  * ends the stream quietly.
  */
-async function* streamGroundedAnswer(streamer: AnswerStreamer, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
+async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
   const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: plan.sources };
   if (plan.collection !== undefined) data.collection = plan.collection;
   yield { event: "sources", data };
@@ -127,18 +126,21 @@ async function* streamGroundedAnswer(streamer: AnswerStreamer, input: ChatInput,
     return;
   }
 
-  const answer = streamer.stream({ ...plan.request, signal: input.signal }, plan.check);
+  const check = plan.check();
   try {
-    let next = await answer.next();
-    for (; !next.done; next = await answer.next()) yield { event: "token", data: { text: next.value } };
-    yield { event: "done", data: { citations: next.value } };
+    for await (const delta of provider.stream({ ...plan.request, signal: input.signal })) {
+      const text = await check.push(delta);
+      if (text !== "") yield { event: "token", data: { text } };
+    }
+    const { tail, citations } = await check.finish();
+    if (tail !== "") yield { event: "token", data: { text: tail } };
+    yield { event: "done", data: { citations } };
   } catch (error) {
     if (input.signal.aborted) return;
     const shown = isLlmError(error) || error instanceof SearchUnavailableError;
     yield { event: "error", data: shown ? { code: error.code, message: error.message } : INTERNAL_ERROR };
   } finally {
-    // An answer cut short (the client left): the streamer stops the model's call.
-    await answer.return([]);
+    check.close();
   }
 }
 

@@ -3,15 +3,13 @@ import { StoreError, type StoreErrorCode } from "../../adapters/index/store.js";
 import type { Settings } from "../../config/settings.js";
 import type { Versification } from "../../core/bible/references.js";
 import type { ChatTurn } from "../../core/grounding/prompt.js";
-import type { AnswerEngine, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "../grounding/answer-engine.js";
+import type { Passage } from "../../core/grounding/passages.js";
+import type { AnswerEngine, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../../core/retrieval/document-search.js";
-import type { PreparedCollectionAnswer } from "../grounding/collection-host.js";
-import type { CollectionSearchHost, CollectionSummary } from "../grounding/collection-host.js";
-import { SearchUnavailableError } from "../grounding/answer-engine.js";
+import type { PreparedCollectionAnswer } from "./collection-host.js";
+import type { CollectionSearchHost, CollectionSummary } from "./collection-host.js";
+import { SearchUnavailableError, type AnswerCitationCheck } from "./answer-engine.js";
 import { startAppWorker } from "../start-worker.js";
-import type { ProviderConfig } from "../../adapters/chat/providers.js";
-import type { AnswerStreamer } from "./checked-stream.js";
-import { StreamThread } from "./stream-thread.js";
 
 /** What a worker reports after loading the engine (the same in every worker). */
 export interface EngineSummary {
@@ -27,6 +25,10 @@ export type PoolRequest = { id: number } & (
   | { type: "prepare"; question: string; history: readonly ChatTurn[]; options: PrepareOptions }
   | { type: "verses"; coordinates: readonly VerseCoordinate[] }
   | { type: "hold"; flag: SharedArrayBuffer }
+  // The first push (or the finish of an answer without deltas) opens the check with its passages.
+  | { type: "check-push"; session: number; delta: string; passages?: readonly Passage[] }
+  | { type: "check-finish"; session: number; passages?: readonly Passage[] }
+  | { type: "check-close"; session: number }
   | { type: "collection-load"; name: string }
   | { type: "collection-prepare"; name: string; question: string; history: readonly ChatTurn[]; topK: number }
   | { type: "collection-search"; name: string; query: string; options: DocumentSearchOptions }
@@ -42,7 +44,9 @@ interface Task {
   body: RequestBody;
   resolve(value: unknown): void;
   reject(error: Error): void;
-  /** When it was queued (performance.now()): an engine load waits behind questions only so long. */
+  /** An answer's first check request: its first token waits on it, so no question goes before. */
+  opening?: boolean;
+  /** When it was queued (performance.now()): a later check waits behind questions only so long. */
   queuedAt: number;
 }
 
@@ -55,9 +59,11 @@ interface Slot {
   /** False until the first engine load of a replacement is sent, so it takes no question before. */
   ready: boolean;
   exited: boolean;
+  /** Citation checks of answers streaming through this worker. */
+  checks: number;
 }
 
-/** Whether the worker is building an engine: what comes after waits for it. */
+/** Whether the worker is building an engine: what comes after waits for it (a check needs the loaded versification). */
 function loading(slot: Slot): boolean {
   for (const task of slot.inFlight.values()) if (task.body.type === "load" || task.body.type === "collection-load") return true;
   return false;
@@ -65,7 +71,7 @@ function loading(slot: Slot): boolean {
 
 /** How the pool orders a worker's work (the defaults were measured under 50 streams: docs/ARCHITECTURE.md, the worker pool). */
 export interface PoolSchedule {
-  /** How long a worker's own request (an engine load) waits behind new questions at most. */
+  /** How long a worker's own request (a later citation delta, an engine load) waits behind new questions at most. */
   patienceMs: number;
   /**
    * Requests a worker holds at once: the next ones wait in its port while it runs one, so it
@@ -114,25 +120,18 @@ export class SearchPool {
   /** The document collections the workers serve: a replacement loads them too before it serves. */
   private readonly collections = new Set<string>();
 
-  private readonly logger: PoolLogger | undefined;
-  private readonly schedule: PoolSchedule;
-  /** The answers' model calls and citation checks, in a thread of their own. */
-  private readonly streams: StreamThread;
-
   constructor(
     private readonly settings: Settings,
     readonly size: number,
-    options: { logger?: PoolLogger; schedule?: PoolSchedule; provider?: ProviderConfig } = {},
+    private readonly logger?: PoolLogger,
+    private readonly schedule: PoolSchedule = DEFAULT_POOL_SCHEDULE,
   ) {
-    this.logger = options.logger;
-    this.schedule = options.schedule ?? DEFAULT_POOL_SCHEDULE;
-    this.streams = new StreamThread(options.provider ?? { provider: "stub" }, this.logger);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const worker = startAppWorker("chat/search-worker", { workerData: { settings: this.settings } });
-    const slot: Slot = { worker, inFlight: new Map(), pinned: [], ready: true, exited: false };
+    const worker = startAppWorker("grounding/search-worker", { workerData: { settings: this.settings } });
+    const slot: Slot = { worker, inFlight: new Map(), pinned: [], ready: true, exited: false, checks: 0 };
     worker.on("message", (reply: PoolReply) => this.settle(slot, reply));
     worker.on("error", (error) => this.logger?.warn("search worker error", { message: error.message }));
     worker.on("exit", (code) => this.exited(slot, code));
@@ -200,10 +199,15 @@ export class SearchPool {
     });
   }
 
-  private pin<T>(slot: Slot, body: RequestBody): Promise<T> {
+  private pin<T>(slot: Slot, body: RequestBody, opening = false): Promise<T> {
     if (slot.exited) return Promise.reject(new SearchUnavailableError());
     return new Promise<T>((resolve, reject) => {
-      slot.pinned.push({ body, resolve: resolve as (value: unknown) => void, reject, queuedAt: performance.now() });
+      const task: Task = { body, resolve: resolve as (value: unknown) => void, reject, opening, queuedAt: performance.now() };
+      // An opening goes after the other openings and before everything else: it is its
+      // answer's first request, so no request of the same answer can be ahead of it.
+      const at = opening ? slot.pinned.findIndex((queued) => !queued.opening) : -1;
+      if (at < 0) slot.pinned.push(task);
+      else slot.pinned.splice(at, 0, task);
       this.drain();
     });
   }
@@ -224,13 +228,14 @@ export class SearchPool {
   }
 
   /**
-   * What a worker takes next: new questions, unless the worker's own queue (engine loads) has
-   * waited `patienceMs`. So a burst of questions is searched back to back with the engine
-   * they were asked of, and a reload waits for at most that long, never starves.
+   * What a worker takes next: an answer's opening check first (its first token waits on it);
+   * then new questions, unless the worker's own queue (later citation deltas, engine loads)
+   * has waited `patienceMs`. So a burst of questions is searched back to back, and a
+   * streaming answer pauses for at most that long, never starves.
    */
   private nextTask(slot: Slot, now: number): Task | undefined {
     const head = slot.pinned[0];
-    const ownFirst = head !== undefined && now - head.queuedAt >= this.schedule.patienceMs;
+    const ownFirst = head !== undefined && (head.opening === true || now - head.queuedAt >= this.schedule.patienceMs);
     if (!ownFirst && slot.ready && this.queue.length > 0) return this.queue.shift();
     return slot.pinned.shift();
   }
@@ -240,7 +245,6 @@ export class SearchPool {
     const summaries = await Promise.all(this.slots.map((slot) => this.pin<EngineSummary>(slot, { type: "load" })));
     this.hasEngine = true;
     for (const slot of this.slots) slot.ready = true;
-    this.streams.setVersification(summaries[0]!.versification);
     return summaries[0]!;
   }
 
@@ -252,6 +256,7 @@ export class SearchPool {
       versification: summary.versification,
       prepare: (question, history, options, signal) => this.run<PreparedAnswer>({ type: "prepare", question, history, options }, signal),
       versesAt: (coordinates) => this.run<(VerseRecord | undefined)[]>({ type: "verses", coordinates }),
+      checkCitations: (passages) => this.citationCheck(passages),
     };
   }
 
@@ -273,25 +278,49 @@ export class SearchPool {
   }
 
   /**
-   * Where the answers stream: the pool's stream thread (each answer's model call and citation
-   * check, on its own provider), beside the search workers.
+   * An answer's citation check in the worker with the fewest: its requests go to that worker
+   * in order. The first one (the answer's first token waits on it) goes ahead of questions
+   * waiting for a search; the later ones take turns with them.
    */
-  answerStreamer(): AnswerStreamer {
-    return this.streams;
+  private citationCheck(passages: readonly Passage[]): AnswerCitationCheck {
+    const slot = this.slots.filter((s) => !s.exited).reduce((a, b) => (b.checks < a.checks ? b : a));
+    const session = this.nextSession++;
+    slot.checks += 1;
+    let open = true;
+    const end = () => {
+      if (!open) return;
+      open = false;
+      slot.checks -= 1;
+    };
+    let unsent: readonly Passage[] | undefined = passages;
+    // The first request opens the check with the passages, ahead of waiting questions.
+    const send = <T>(body: Extract<RequestBody, { type: "check-push" | "check-finish" }>): Promise<T> => {
+      const first = unsent;
+      unsent = undefined;
+      return this.pin<T>(slot, first ? { ...body, passages: first } : body, first !== undefined);
+    };
+    return {
+      push: (delta) => send<string>({ type: "check-push", session, delta }),
+      finish: async () => {
+        const result = await send<{ tail: string; citations: string[] }>({ type: "check-finish", session });
+        end();
+        return result;
+      },
+      close: () => {
+        if (!open) return;
+        end();
+        if (!slot.exited && unsent === undefined) this.pin(slot, { type: "check-close", session }).catch(() => undefined);
+      },
+    };
   }
 
   status(): PoolStatus {
-    return { size: this.size, busy: this.slots.filter((slot) => slot.inFlight.size > 0).length, queued: this.queue.length, restarts: this.restartCount + this.streams.restarts };
+    return { size: this.size, busy: this.slots.filter((slot) => slot.inFlight.size > 0).length, queued: this.queue.length, restarts: this.restartCount };
   }
 
   /** The worker threads, for tests that stop one as a crash would. */
   get workers(): readonly Worker[] {
     return this.slots.map((slot) => slot.worker);
-  }
-
-  /** The stream thread's worker, for tests that stop it as a crash would. */
-  get streamWorker(): Worker {
-    return this.streams.worker;
   }
 
   /**
@@ -307,6 +336,6 @@ export class SearchPool {
     this.closed = true;
     const pending = this.queue.splice(0);
     for (const task of pending) task.reject(new SearchUnavailableError("O servidor está sendo encerrado."));
-    await Promise.all([...this.slots.map((slot) => slot.worker.terminate()), this.streams.close()]);
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 }

@@ -1,5 +1,5 @@
 /**
- * One search worker (src/app/chat/search-pool.ts): its own store connection, retrieval aids and
+ * One search worker (src/app/grounding/search-pool.ts): its own store connection, retrieval aids and
  * read-only `SearchEngine`, and the document collections' searches (each from its own
  * connection to the collection's index), answering the pool's requests as they finish. An
  * engine or a collection is built whole and then swapped in, so a failed reload keeps the one
@@ -9,22 +9,29 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import { StoreError } from "../../adapters/index/store.js";
+import type { Settings } from "../../config/settings.js";
 import type { SearchEngine } from "../../core/retrieval/engine.js";
-import { prepareAnswer, versesAt } from "../grounding/answer-engine.js";
+import type { Versification } from "../../core/bible/references.js";
+import { localCitationCheck, prepareAnswer, versesAt } from "./answer-engine.js";
+import type { AnswerCitationCheck } from "./answer-engine.js";
 import { loadEngine } from "../retrieval/load-engine.js";
 import { loadRetrievalAids } from "../retrieval/retrieval-aids.js";
 import { openStore, storeConfig } from "../runtime.js";
-import { localCollectionHost } from "../grounding/collection-host.js";
+import { localCollectionHost } from "./collection-host.js";
 import type { UnitStore } from "../../adapters/index/store.js";
 import { openCollectionStores, type CollectionStores } from "../../adapters/index/open.js";
 import type { EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
-import type { Settings } from "../../config/settings.js";
+
+type PoolRequestPassages = Extract<PoolRequest, { type: "check-push" }>["passages"];
 
 const port = parentPort!;
 const settings = (workerData as { settings: Settings }).settings;
 const storeOpened = openStore(settings);
 const aidsLoaded = loadRetrievalAids();
 let engine: SearchEngine | undefined;
+let versification: Versification = new Map();
+/** The citation checks of the answers streaming through this worker, by session. */
+const checks = new Map<number, AnswerCitationCheck>();
 /** The document collections' searches, loaded from this worker's own connections to their indexes. */
 const collections = localCollectionHost(settings);
 let collectionStores: Promise<CollectionStores> | undefined;
@@ -35,6 +42,7 @@ let hold: Int32Array | undefined;
 async function load(): Promise<EngineSummary> {
   const loaded = await loadEngine(await storeOpened, settings, await aidsLoaded);
   engine = loaded.engine;
+  versification = loaded.engine.versificationOf();
   collectGarbage();
   return {
     size: loaded.engine.size,
@@ -55,6 +63,14 @@ function collectGarbage(): void {
   (runInNewContext("gc") as () => void)();
 }
 
+/** An answer's check; its first request brings the passages and opens it. */
+function check(session: number, passages: PoolRequestPassages): AnswerCitationCheck {
+  if (passages) checks.set(session, localCitationCheck(passages, versification));
+  const filter = checks.get(session);
+  if (!filter) throw new Error(`search worker has no citation check ${session}`);
+  return filter;
+}
+
 function loaded(): SearchEngine {
   if (!engine) throw new Error("search worker has no engine loaded");
   return engine;
@@ -70,6 +86,16 @@ async function handle(request: PoolRequest): Promise<unknown> {
       return versesAt(loaded(), request.coordinates, (await aidsLoaded).crossReferences);
     case "hold":
       hold = new Int32Array(request.flag);
+      return null;
+    case "check-push":
+      return check(request.session, request.passages).push(request.delta);
+    case "check-finish": {
+      const finishing = check(request.session, request.passages);
+      checks.delete(request.session);
+      return finishing.finish();
+    }
+    case "check-close":
+      checks.delete(request.session);
       return null;
     case "collection-load":
       return collections.load(request.name, await collectionStore(request.name));
