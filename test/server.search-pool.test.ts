@@ -18,7 +18,9 @@ import { makeUsfx, tempDir, writeFile } from "./support/usfx.js";
 type Server = RunningServer & { url: string };
 
 async function start(dataDir: string, env: Record<string, string>): Promise<Server> {
-  const settings = readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", PORT: "0", RATE_LIMIT: "false", ...storeEnvFor(dataDir), ...env });
+  // STREAM_FLUSH_MS 0: every stub delta its own token event, so that answers compare byte for
+  // byte across servers (with pieces, how deltas group depends on timing; stream-pieces.test.ts).
+  const settings = readSettings({ DATA_DIR: dataDir, AUTO_INDEX: "false", PORT: "0", RATE_LIMIT: "false", STREAM_FLUSH_MS: "0", ...storeEnvFor(dataDir), ...env });
   const server = await startServer(settings, { env: { LLM_PROVIDER: "stub" }, logger: silentLogger });
   return { ...server, url: `http://127.0.0.1:${server.port}` };
 }

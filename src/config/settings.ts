@@ -77,6 +77,8 @@ export const settingsSchema = z.object({
   LLM_MAX_CONCURRENT: nonNegativeInt(64),
   LLM_QUEUE_MAX: nonNegativeInt(256),
   LLM_QUEUE_TIMEOUT_MS: positiveInt(30_000),
+  // At most one piece of an answer's text per this many ms after the first (0: every delta as it comes).
+  STREAM_FLUSH_MS: nonNegativeInt(50),
   HEADERS_TIMEOUT_MS: positiveInt(10_000),
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
   IDLE_TIMEOUT_MS: positiveInt(180_000),

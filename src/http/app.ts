@@ -22,6 +22,7 @@ import { BusyError, clientAddress, ConcurrencyGate, RateLimiter } from "./limits
 import { withFields, type Logger } from "./logger.js";
 import { Metrics } from "./metrics.js";
 import { withPromptBudget } from "./prompt-budget.js";
+import { withStreamPieces } from "./stream-pieces.js";
 import { securityHeaders } from "./security-headers.js";
 
 export const MAX_MESSAGE_CHARS = 4000;
@@ -68,7 +69,7 @@ const reloadBody = z.object({ collection: z.string({ error: "o campo \"collectio
 
 export function createApp(deps: AppDependencies): Hono {
   const { service, settings, logger } = deps;
-  const provider = withPromptBudget(deps.provider, settings.MAX_PROMPT_TOKENS);
+  const provider = withStreamPieces(withPromptBudget(deps.provider, settings.MAX_PROMPT_TOKENS), settings.STREAM_FLUSH_MS);
   const chatBody = chatBodySchema(settings);
   const conversations = new ConversationSources();
   const metrics = deps.metrics ?? new Metrics();
