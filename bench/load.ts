@@ -80,7 +80,8 @@ function summarizeBursts(bursts: readonly BurstFigures[]): Record<string, unknow
 /**
  * The checkout whose server is measured (default this one): LOAD_BENCH_SERVER_ROOT=/path/to/an
  * older checkout (with node_modules) gives the before figures under the same conditions.
- * LOAD_BENCH_ONLY=stub skips the fake-provider scenario.
+ * LOAD_BENCH_ONLY=stub skips the fake-provider scenario. The server reads this process's
+ * environment, so STREAM_FLUSH_MS=0 measures the answer streamed one delta at a time.
  */
 const SERVER_ROOT = process.env.LOAD_BENCH_SERVER_ROOT ?? ROOT;
 const FAKE_TOKENS = 40;
@@ -280,7 +281,7 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
     ]);
   }
   try {
-    const figures: Record<string, unknown> = { server: `${SERVER_ROOT} (${THROUGH_TSX ? "src/ through tsx" : "compiled, as npm start runs it"})`, searchWorkers: process.env.LOAD_BENCH_WORKERS ?? "default (availableParallelism - 1, 1..4)" };
+    const figures: Record<string, unknown> = { server: `${SERVER_ROOT} (${THROUGH_TSX ? "src/ through tsx" : "compiled, as npm start runs it"})`, searchWorkers: process.env.LOAD_BENCH_WORKERS ?? "default (availableParallelism - 1, 1..4)", streamFlushMs: process.env.STREAM_FLUSH_MS ?? "default (50)" };
     for (const [name, provider, env] of providers) {
       const before = await scenario(dataDir, args, { ...env, SEARCH_WORKERS: "0" });
       const after = await scenario(dataDir, args, { ...env, ...pooled });
