@@ -80,8 +80,9 @@ function summarizeBursts(bursts: readonly BurstFigures[]): Record<string, unknow
 /**
  * The checkout whose server is measured (default this one): LOAD_BENCH_SERVER_ROOT=/path/to/an
  * older checkout (with node_modules) gives the before figures under the same conditions.
- * LOAD_BENCH_ONLY=stub skips the fake-provider scenario. The server reads this process's
- * environment, so STREAM_FLUSH_MS=0 measures the answer streamed one delta at a time.
+ * LOAD_BENCH_ONLY=stub skips the fake-provider scenario, LOAD_BENCH_ONLY=fake the stub one. The
+ * server reads this process's environment, so STREAM_FLUSH_MS=0 measures the answer streamed one
+ * delta at a time.
  */
 const SERVER_ROOT = process.env.LOAD_BENCH_SERVER_ROOT ?? ROOT;
 const FAKE_TOKENS = 40;
@@ -270,10 +271,10 @@ export async function runLoadBench(): Promise<Record<string, unknown>> {
   const args = serverArgs();
   const fake = await startFakeProvider();
   const pooled: Record<string, string> = process.env.LOAD_BENCH_WORKERS ? { SEARCH_WORKERS: process.env.LOAD_BENCH_WORKERS } : {};
-  const providers: [string, string, Record<string, string>][] = [
-    ["stub", "stub (15 ms between chunks)", { LLM_PROVIDER: "stub" }],
-  ];
-  if (process.env.LOAD_BENCH_ONLY !== "stub") {
+  const only = process.env.LOAD_BENCH_ONLY;
+  const providers: [string, string, Record<string, string>][] =
+    only === "fake" ? [] : [["stub", "stub (15 ms between chunks)", { LLM_PROVIDER: "stub" }]];
+  if (only !== "stub") {
     providers.push([
       "openaiFake",
       `fake OpenAI-compatible server (${FAKE_TOKENS} tokens, ${FAKE_DELAY_MS} ms apart)`,

@@ -70,7 +70,7 @@ function expectSafeError(error: LlmError | undefined, code: LlmErrorCode, provid
 
 const KINDS: FakeKind[] = ["openai", "groq", "anthropic", "ollama"];
 
-describe.each(KINDS)("%s provider through the AI SDK against a local fake of its wire protocol", (kind) => {
+describe.each(KINDS)("%s provider through its client library against a local fake of its wire protocol", (kind) => {
   let fake: FakeLlmServer;
 
   beforeAll(async () => {
@@ -104,7 +104,19 @@ describe.each(KINDS)("%s provider through the AI SDK against a local fake of its
 
   it("sends the model, the system prompt, the conversation, stream:true and the key in the provider's header", async () => {
     fake.script({ chunks: ["ok"] });
-    const { error } = await collect(provider({ model: "modelo-de-teste" }).stream(request()));
+    const saved = { org: process.env["OPENAI_ORG_ID"], project: process.env["OPENAI_PROJECT_ID"] };
+    process.env["OPENAI_ORG_ID"] = "org-de-outra-conta";
+    process.env["OPENAI_PROJECT_ID"] = "proj-de-outra-conta";
+    let llm: ReturnType<typeof provider>;
+    try {
+      llm = provider({ model: "modelo-de-teste" });
+    } finally {
+      for (const [name, value] of [["OPENAI_ORG_ID", saved.org], ["OPENAI_PROJECT_ID", saved.project]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    const { error } = await collect(llm.stream(request()));
     expect(error).toBeUndefined();
     expect(fake.requests).toHaveLength(1);
     const sent = fake.requests[0]!;
@@ -122,6 +134,9 @@ describe.each(KINDS)("%s provider through the AI SDK against a local fake of its
         expect(sent.auth).toBe("valid");
         expect(sent.headers["authorization"]).toBe("[redacted]");
         expect(sent.headers["x-api-key"]).toBeUndefined();
+        // OpenAI's client would read OPENAI_ORG_ID / OPENAI_PROJECT_ID into every request (set below).
+        expect(sent.headers["openai-organization"]).toBeUndefined();
+        expect(sent.headers["openai-project"]).toBeUndefined();
         break;
       case "anthropic":
         expect(sent.path).toBe("/v1/messages");
@@ -141,6 +156,31 @@ describe.each(KINDS)("%s provider through the AI SDK against a local fake of its
         expect(sent.headers["authorization"]).toBeUndefined();
         break;
     }
+  });
+
+  it("reads a finished answer to the end of the response, so the next answer reuses the connection", async () => {
+    // The last event comes late: a client that stopped at the provider's finish would close the connection first.
+    fake.script({ chunks: CHUNKS, lastEventDelayMs: 60 });
+    const llm = provider();
+    for (let answer = 0; answer < 2; answer++) {
+      expect(await collect(llm.stream(request()))).toEqual({ chunks: CHUNKS });
+      // The socket goes back to the client's pool once the response's last bytes are read.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(fake.clientDisconnects).toBe(0);
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.clientPort).toBe(fake.requests[0]!.clientPort);
+  });
+
+  // Chat Completions sends its finish reason before `[DONE]`; Anthropic's and Ollama's finish is their last event.
+  it.runIf(kind === "openai" || kind === "groq")("silent between the finish reason and [DONE]: the answer stands whole, and the connection is closed", async () => {
+    fake.script({ chunks: CHUNKS, lastEventDelayMs: 2_000 });
+    const started = Date.now();
+    const { chunks, error } = await collect(provider({ timeoutMs: 150 }).stream(request()));
+    expect(error).toBeUndefined();
+    expect(chunks).toEqual(CHUNKS);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await fake.waitForClientDisconnect()).toBe(true);
   });
 
   it("401 → llm_auth, with the Portuguese message and no key anywhere", async () => {

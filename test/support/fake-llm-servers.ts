@@ -38,6 +38,8 @@ export interface FakeScript {
   truncateAfter?: number;
   /** Stop sending after this many chunks and keep the connection open until the client leaves. */
   stallAfter?: number;
+  /** Pause before the very last final event (`[DONE]`, `message_stop`, the `done: true` line), in milliseconds. */
+  lastEventDelayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -48,6 +50,8 @@ export interface RecordedRequest {
   /** Whether the request carried the key the fake expects, in the provider's header. */
   auth: "valid" | "invalid" | "missing" | "not-required";
   body: unknown;
+  /** The client's port: two requests on one kept-alive connection share it. */
+  clientPort: number;
 }
 
 export interface FakeLlmServer {
@@ -334,7 +338,7 @@ export async function startFakeLlmServer(kind: FakeKind, options: { apiKey?: str
         // keep the raw text
       }
       const auth = checkAuth(req);
-      requests.push({ method: req.method ?? "", path: req.url ?? "", headers: redact(req.headers), auth, body });
+      requests.push({ method: req.method ?? "", path: req.url ?? "", headers: redact(req.headers), auth, body, clientPort: req.socket.remotePort ?? 0 });
       void respond(req, res, auth, body, { ...current });
     });
   });
@@ -411,7 +415,14 @@ export async function startFakeLlmServer(kind: FakeKind, options: { apiKey?: str
       if (clientGone) return;
       res.write(wire.chunk(model, chunks[index]!));
     }
-    for (const event of wire.end(model, fields)) res.write(event);
+    const ending = wire.end(model, fields);
+    for (const [index, event] of ending.entries()) {
+      if (index === ending.length - 1 && script.lastEventDelayMs) {
+        await wait(script.lastEventDelayMs);
+        if (clientGone) return;
+      }
+      res.write(event);
+    }
     res.end();
   }
 
