@@ -20,12 +20,13 @@ export type ProviderClient = (turns: readonly ProviderTurn[], signal: AbortSigna
 type AbortCause = "caller" | "timeout" | "done";
 
 /**
- * One answer from any provider client: the text deltas in order (`turns` is read once the
- * caller's signal is known not to be aborted, so an invalid request sends nothing), with what every provider
+ * One answer from any provider client: the text deltas in order, with what every provider
  * shares around them: the caller's abort signal, an inactivity timeout (the longest wait for
  * the response to start and then between two events; the wait on our own consumer does not
  * count), one `LlmError` for whatever ended the stream early, and the upstream request closed
- * on every early exit (an error, an abort, or a consumer that stopped reading).
+ * on every early exit (an error, an abort, or a consumer that stopped reading). `turns` is
+ * called only once the caller's signal is known not to be aborted: an aborted or invalid
+ * request sends nothing.
  */
 export async function* streamAnswer(
   id: LlmProviderId,
