@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   ANTHROPIC_MAX_OUTPUT_TOKENS,
   DEFAULT_MODELS,
@@ -104,17 +104,13 @@ describe.each(KINDS)("%s provider through its client library against a local fak
 
   it("sends the model, the system prompt, the conversation, stream:true and the key in the provider's header", async () => {
     fake.script({ chunks: ["ok"] });
-    const saved = { org: process.env["OPENAI_ORG_ID"], project: process.env["OPENAI_PROJECT_ID"] };
-    process.env["OPENAI_ORG_ID"] = "org-de-outra-conta";
-    process.env["OPENAI_PROJECT_ID"] = "proj-de-outra-conta";
+    vi.stubEnv("OPENAI_ORG_ID", "org-de-outra-conta");
+    vi.stubEnv("OPENAI_PROJECT_ID", "proj-de-outra-conta");
     let llm: ReturnType<typeof provider>;
     try {
       llm = provider({ model: "modelo-de-teste" });
     } finally {
-      for (const [name, value] of [["OPENAI_ORG_ID", saved.org], ["OPENAI_PROJECT_ID", saved.project]] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      vi.unstubAllEnvs();
     }
     const { error } = await collect(llm.stream(request()));
     expect(error).toBeUndefined();
@@ -134,7 +130,7 @@ describe.each(KINDS)("%s provider through its client library against a local fak
         expect(sent.auth).toBe("valid");
         expect(sent.headers["authorization"]).toBe("[redacted]");
         expect(sent.headers["x-api-key"]).toBeUndefined();
-        // OpenAI's client would read OPENAI_ORG_ID / OPENAI_PROJECT_ID into every request (set below).
+        // OpenAI's client would read OPENAI_ORG_ID / OPENAI_PROJECT_ID into every request (set above).
         expect(sent.headers["openai-organization"]).toBeUndefined();
         expect(sent.headers["openai-project"]).toBeUndefined();
         break;

@@ -53,7 +53,7 @@ async function* completionEvents(chunks: AsyncIterable<OpenAI.Chat.Completions.C
     const choice = chunk.choices[0];
     if (choice === undefined) continue;
     const delta = choice.delta?.content;
-    if (typeof delta === "string" && delta !== "") yield { type: "text", delta };
+    if (typeof delta === "string") yield { type: "text", delta };
     // The finish reason ends the answer; a usage chunk and `[DONE]` may still follow.
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) yield { type: "finish" };
   }
