@@ -218,6 +218,16 @@ describe("DocumentSearch: lexical hits", () => {
     expect(results[0]!.lexicalScore!).toBeGreaterThan(plain.results[1]!.lexicalScore!);
   });
 
+  it("gives the gate the whole collection's vocabulary, every silo counted", () => {
+    const search = new DocumentSearch(COLLECTION, siloFixture(), undefined);
+    const vocabulary = search.vocabulary();
+    expect(vocabulary.documentCount).toBe(10);
+    expect(vocabulary.termFrequency(term("graça"))).toBe(6); // five in teologia, one in historia
+    expect(vocabulary.wordFrequency("graca")).toBe(6);
+    expect(vocabulary.termFrequency(term("concílios"))).toBe(1);
+    expect(vocabulary.wordsOfTerm(term("graça"))).toEqual(["graca"]);
+  });
+
   it("lists in matchedTerms only the query terms found in the chunk, in query order", async () => {
     const search = new DocumentSearch(
       COLLECTION,

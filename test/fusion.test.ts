@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyKeywordOnlyQuota, belowTheirSeeds, fuseHybrid } from "../src/core/retrieval/fusion.js";
+import { applyKeywordOnlyQuota, belowTheirSeeds } from "../src/core/retrieval/fusion.js";
 import { reciprocalRankFusion } from "../src/core/retrieval/rrf.js";
 
 interface Hit {
@@ -95,6 +95,10 @@ describe("reciprocal rank fusion", () => {
 });
 
 describe("hybrid fusion with the lexical-only quota", () => {
+  // What UnitSearch.rank composes for every collection: RRF of the two sides, then the quota.
+  const fuseHybrid = (lexical: Hit[], dense: Hit[], key: (item: Hit) => string, options: { limit: number; maxKeywordOnly: number }) =>
+    applyKeywordOnlyQuota(reciprocalRankFusion([{ name: "lexical", items: lexical }, { name: "dense", items: dense }], key), options.maxKeywordOnly, options.limit);
+
   it("lets at most MAX_KEYWORD_ONLY lexical-only hits in", () => {
     const fused = fuseHybrid(hits("L1", "L2", "L3", "L4"), hits("D1", "D2", "D3", "D4"), key, {
       limit: 6,

@@ -1,20 +1,17 @@
-import { corpusAccentRestorer, foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
+import { foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
-import type { Embedder } from "../index/embedder.js";
 import type { CorpusVocabulary } from "./scope/features.js";
-import { decideScope, type ScopeDecision, type ScopeGateData } from "./scope/gate.js";
-import { DEFAULT_HYBRID_SETTINGS, DENSE, LEXICAL, applyKeywordOnlyQuota, belowTheirSeeds, type HybridSearchSettings } from "./fusion.js";
-import { isSituation, themeOf, withoutFrameWords } from "./query-frame.js";
-import { reciprocalRankFusion, RRF_K } from "./rrf.js";
-import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { derivationalRoot, LexicalSide, MAX_EXPANSION_DOC_SHARE, type LexicalSettings, type QueryExpander } from "./lexical-side.js";
+import type { ScopeDecision } from "./scope/gate.js";
+import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
+import { isSituation, themeOf } from "./query-frame.js";
+import type { SearchMode } from "./dense-side.js";
+import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
+import { UnitSearch, type FirstFusion, type FusedUnit, type UnitSearchDependencies, type UnitShape } from "./unit-search.js";
 
 export type { SearchMode };
 
-/** How much deeper than the fused depth the lexical side looks, so the phrase and exact-word scores and the reader prior can reorder its hits before the cut. */
-const LEXICAL_DEPTH_FACTOR = 4;
 export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
@@ -156,16 +153,11 @@ export interface CrossLinks {
   inboundVotes(book: string, chapter: number, verse: number): number;
 }
 
-export interface EngineDependencies {
-  embedder?: Embedder;
-  /** Why there is no dense side, when there is none (shown to the user). */
-  denseUnavailableReason?: string;
-  expander?: QueryExpander;
+/** The search's (embedder or why there is none, query expansions, the gate's data) and the Bible's own. */
+export interface EngineDependencies extends UnitSearchDependencies {
   crossLinks?: CrossLinks;
   /** Which source answers explicit references and is searched by default. */
   primarySource?: string;
-  /** The out-of-scope gate's lexicons and classifier; without them no decision is made. */
-  scope?: ScopeGateData;
 }
 
 const KEY_SEPARATOR = "|";
@@ -175,15 +167,15 @@ export function coordinateKey(source: string, book: string, chapter: number, ver
 }
 
 /**
- * The retrieval engine over one loaded corpus: explicit references by metadata first, then
- * BM25 (verse text, phrase bigrams, weighted expansions) and dense similarity (context
- * windows), fused by rank with the lexical-only quota. Pure apart from the embedder call.
+ * The Bible's retrieval: the one `UnitSearch` over the verses (BM25 on the verse alone with
+ * phrases and weighted expansions, dense similarity on the context windows, fused by rank on
+ * the coordinate with the lexical-only quota), and what only verses have — explicit references
+ * by metadata first, the verses readers link the first hits to, the verses around them, the
+ * theme list and the reader prior. Pure apart from the embedder call.
  */
 export class SearchEngine {
-  private readonly lexical: LexicalSide;
-  private readonly dense: DenseSide;
+  private readonly hybrid: UnitSearch<EngineVerse>;
   private readonly builtVersifications = new Map<string, Versification>();
-  private readonly byKey = new Map<string, number>();
   private readonly versification = new Map<string, Map<string, number[]>>();
   /** Per document, 0..1: log inbound cross-reference votes, normalised. */
   private readonly prior: Float32Array | undefined;
@@ -195,14 +187,8 @@ export class SearchEngine {
     private readonly deps: EngineDependencies = {},
     readonly settings: SearchSettings = DEFAULT_SEARCH_SETTINGS,
   ) {
-    const restoreAccents = corpusAccentRestorer(verses, (term) => this.lexical.index.documentFrequency(term) > 0);
-    this.lexical = new LexicalSide(verses, settings, { expander: deps.expander, restoreAccents });
-    this.dense = denseSide(vectorMatrix, deps.embedder, verses.length, {
-      unavailable: deps.denseUnavailableReason,
-      mismatch: "os vetores guardados não correspondem aos versículos do índice; reindexe",
-    });
-    verses.forEach((verse, doc) => {
-      this.byKey.set(coordinateKey(verse.source, verse.book, verse.chapter, verse.verse), doc);
+    this.hybrid = new UnitSearch(verses, VERSE_SHAPE, vectorMatrix, deps, settings);
+    verses.forEach((verse) => {
       let books = this.versification.get(verse.source);
       if (!books) this.versification.set(verse.source, (books = new Map()));
       let chapters = books.get(verse.book);
@@ -211,16 +197,15 @@ export class SearchEngine {
     });
     this.primarySource = deps.primarySource ?? verses[0]?.source;
     this.prior = deps.crossLinks ? buildPrior(verses, deps.crossLinks) : undefined;
-    if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
   }
 
   /** The corpus statistics the out-of-scope gate reads (verse documents, stems and exact words). */
   vocabulary(): CorpusVocabulary {
-    return this.lexical.vocabulary();
+    return this.hybrid.vocabulary();
   }
 
   get denseAvailable(): boolean {
-    return denseAvailable(this.dense);
+    return this.hybrid.denseAvailable;
   }
 
   get size(): number {
@@ -239,10 +224,14 @@ export class SearchEngine {
     return built;
   }
 
+  private docAt(source: string, book: string, chapter: number, verse: number): number | undefined {
+    return this.hybrid.docAt(coordinateKey(source, book, chapter, verse));
+  }
+
   /** Looks a verse up by coordinate in a source (the primary one by default). */
   verseAt(book: string, chapter: number, verse: number, source = this.primarySource): EngineVerse | undefined {
     if (!source) return undefined;
-    const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
+    const doc = this.docAt(source, book, chapter, verse);
     return doc === undefined ? undefined : this.verses[doc];
   }
 
@@ -258,7 +247,7 @@ export class SearchEngine {
     source = this.primarySource,
   ): { book: string; chapter: number; verse: number; verseEnd: number }[] {
     if (!source) return [];
-    const doc = this.byKey.get(coordinateKey(source, book, chapter, verse));
+    const doc = this.docAt(source, book, chapter, verse);
     if (doc === undefined) return [];
     const at = (i: number) => this.verses[i];
     const sameBook = (i: number) => at(i)?.source === source && at(i)?.book === book;
@@ -274,7 +263,7 @@ export class SearchEngine {
 
   async search(query: string, options: { k?: number; mode?: SearchMode } = {}): Promise<SearchResponse> {
     const k = options.k ?? this.settings.topK;
-    const { mode, notices } = effectiveMode(options.mode ?? "hybrid", this.dense);
+    const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
 
     const { lookups, docs: referenceDocs } = this.resolveReferences(query);
     const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
@@ -286,20 +275,16 @@ export class SearchEngine {
     for (const hit of found) {
       if (results.length >= k) break;
       if (seen.has(hit.doc)) continue;
-      results.push(this.toResult(hit.doc, hit.via, hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
+      results.push(this.toResult(hit.doc, hit.via as Via[], hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
     }
     return this.withScope({ query, mode, results, references: lookups, notices });
   }
 
   /** The response with the out-of-scope gate's decision, when the gate is loaded. */
   private withScope(response: SearchResponse): SearchResponse {
-    const scope = this.deps.scope;
-    if (!scope) return response;
     const hasReference = response.references.some((reference) => reference.ok);
-    return {
-      ...response,
-      scope: decideScope({ ...scope, vocabulary: this.vocabulary() }, { question: response.query, hasReference, results: response.results }),
-    };
+    const scope = this.hybrid.scopeOf(response.query, response.results, hasReference);
+    return scope ? { ...response, scope } : response;
   }
 
   private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
@@ -325,7 +310,7 @@ export class SearchEngine {
         }
         lookups.push(lookup);
         for (const coordinate of expandReference(reference, versification)) {
-          const doc = this.byKey.get(coordinateKey(source, coordinate.book, coordinate.chapter, coordinate.verse));
+          const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
           if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
         }
       }
@@ -333,84 +318,63 @@ export class SearchEngine {
     return { lookups, docs };
   }
 
-  private async rank(asked: string, mode: SearchMode, k: number): Promise<RankedHit[]> {
-    const depth = k * this.settings.candidateMultiplier;
-    const theme = this.settings.themeWeight > 0 ? themeOf(asked) : undefined;
+  private rank(asked: string, mode: SearchMode, k: number) {
+    const { settings, prior } = this;
+    const theme = settings.themeWeight > 0 ? themeOf(asked) : undefined;
+    const lexicalPrior = prior && settings.lexicalPriorWeight > 0 ? settings.lexicalPriorWeight : 0;
     // A framed theme is searched by itself: the frame ("o que a Bíblia diz sobre") names no content.
-    const query = theme ?? asked;
-    const lexicalScores = mode === "dense" ? new Map() : this.lexical.hits(query, depth * LEXICAL_DEPTH_FACTOR);
-    const prior = this.prior;
-    const lexicalPrior = prior && this.settings.lexicalPriorWeight > 0 ? this.settings.lexicalPriorWeight : 0;
-    const withPrior = (score: number, doc: number) => (lexicalPrior > 0 ? score * (1 + lexicalPrior * prior![doc]!) : score);
-    const lexical = [...lexicalScores.entries()]
-      .filter(([doc]) => this.verses[doc]!.text !== "")
-      .sort((a, b) => withPrior(b[1].score, b[0]) - withPrior(a[1].score, a[0]) || a[0] - b[0])
-      .slice(0, depth)
-      .map(([doc, entry]) => ({ doc, ...entry }));
-    const denseQuery = () => this.lexical.restoreAccentsIn(this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query);
-    const dense = mode === "lexical" ? [] : await denseHits(this.dense, denseQuery(), depth, this.settings.minSimilarity);
-    if (mode === "lexical") return lexical.map((hit) => ({ ...hit, via: [LEXICAL], lexicalScore: hit.score }));
-    if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
+    return this.hybrid.rank(theme ?? asked, {
+      mode,
+      k,
+      denseWeight: theme !== undefined && settings.themeDenseWeight >= 0 ? settings.themeDenseWeight : settings.denseWeight,
+      lexicalBoost: lexicalPrior > 0 ? (doc) => 1 + lexicalPrior * prior![doc]! : undefined,
+      refine: (first) => this.refine(first, asked, theme, k * settings.candidateMultiplier),
+    });
+  }
 
-    const lists: { name: string; items: { doc: number }[]; weight: number }[] = [
-      { name: LEXICAL, items: lexical, weight: this.settings.lexicalWeight },
-      { name: DENSE, items: dense, weight: theme !== undefined && this.settings.themeDenseWeight >= 0 ? this.settings.themeDenseWeight : this.settings.denseWeight },
-    ];
-    const keyOfDoc = (item: { doc: number }) => String(item.doc);
-    const fuse = () => reciprocalRankFusion<{ doc: number }>(lists, keyOfDoc, { k: RRF_K });
-    let fused = fuse();
-    // More lists built from the first fused hits: the verses readers link them to, and the
-    // verses around them (a story or an argument runs over several verses).
-    const seeds = (count: number) => fused.slice(0, count).map((item) => item.item.doc);
+  /**
+   * The first fusion, refined with what only verses have: more lists built from its first hits
+   * (the verses readers link them to, the verses around them — a story or an argument runs
+   * over several verses — and the theme's list), the reader prior, a lifted verse kept below
+   * the hit that linked it, and a confident lexical hit (a quotation) kept first.
+   */
+  private refine(first: FirstFusion, asked: string, theme: string | undefined, depth: number): FusedUnit[] {
+    const { settings, prior } = this;
+    const query = theme ?? asked;
+    const seeds = (count: number) => first.fused.slice(0, count).map((item) => item.item.doc);
     const themeWeight =
-      theme !== undefined
-        ? this.settings.themeWeight
-        : isSituation(asked) && this.settings.situationThemeWeight > 0
-          ? this.settings.situationThemeWeight
-          : this.settings.unframedThemeWeight;
+      theme !== undefined ? settings.themeWeight : isSituation(asked) && settings.situationThemeWeight > 0 ? settings.situationThemeWeight : settings.unframedThemeWeight;
     const themed = themeWeight > 0 ? this.themeCandidates(query, depth) : [];
     // A theme's first verses also bring in the verses readers link them to ("ansiedade":
     // 1 Peter 5:7 → Philippians 4:6, which says "ansiosos").
-    const themeSeeds = themeWeight > 0 ? themed.slice(0, this.settings.themeLinkSeeds).map((item) => item.doc) : [];
-    const linked = this.crossReferenceCandidates([...new Set([...seeds(this.settings.crossrefSeeds), ...themeSeeds])]);
-    const neighbours = this.neighbourCandidates(seeds(this.settings.neighbourSeeds));
-    const linkWeight = themeSeeds.length > 0 ? Math.max(this.settings.crossrefWeight, this.settings.themeLinkWeight) : this.settings.crossrefWeight;
-    if (linked.length > 0) lists.push({ name: "crossref", items: linked, weight: linkWeight });
-    if (neighbours.length > 0) lists.push({ name: "context", items: neighbours, weight: this.settings.neighbourWeight });
-    if (themed.length > 0) lists.push({ name: "theme", items: themed, weight: themeWeight });
-    if (lists.length > 2) fused = fuse();
-    const priorWeight = theme !== undefined ? this.settings.themePriorWeight : this.settings.priorWeight;
+    const themeSeeds = themeWeight > 0 ? themed.slice(0, settings.themeLinkSeeds).map((item) => item.doc) : [];
+    const linked = this.crossReferenceCandidates([...new Set([...seeds(settings.crossrefSeeds), ...themeSeeds])]);
+    const neighbours = this.neighbourCandidates(seeds(settings.neighbourSeeds));
+    const linkWeight = themeSeeds.length > 0 ? Math.max(settings.crossrefWeight, settings.themeLinkWeight) : settings.crossrefWeight;
+    const more = [
+      { name: "crossref", items: linked, weight: linkWeight },
+      { name: "context", items: neighbours, weight: settings.neighbourWeight },
+      { name: "theme", items: themed, weight: themeWeight },
+    ].filter((list) => list.items.length > 0);
+    let fused = more.length > 0 ? first.fuseWith(more) : first.fused;
+    const priorWeight = theme !== undefined ? settings.themePriorWeight : settings.priorWeight;
     if (prior && priorWeight > 0) {
       fused = fused
         .map((item, order) => ({ item: { ...item, score: item.score * (1 + priorWeight * prior[item.item.doc]!) }, order }))
         .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
         .map(({ item }) => item);
     }
-    if (this.settings.crossrefBelowSeed && linked.length > 0) {
-      fused = belowTheirSeeds(fused, new Map(linked.map((item) => [String(item.doc), String(item.seed)])), (item) => item.via.includes("crossref"));
+    if (settings.crossrefBelowSeed && linked.length > 0) {
+      const keyOf = (doc: number) => this.hybrid.keyAt(doc);
+      fused = belowTheirSeeds(fused, new Map(linked.map((item) => [keyOf(item.doc), keyOf(item.seed)])), (item) => item.via.includes("crossref"));
     }
-    const confidence = theme !== undefined && this.settings.themeConfidentLexicalRatio >= 0 ? this.settings.themeConfidentLexicalRatio : this.settings.confidentLexicalRatio;
-    if (confidence > 0 && lexical.length > 0) {
-      const first = lexical[0]!;
-      const second = lexical[1];
-      if (!second || first.score >= confidence * second.score) {
-        const at = fused.findIndex((item) => item.item.doc === first.doc);
-        if (at > 0) fused = [fused[at]!, ...fused.slice(0, at), ...fused.slice(at + 1)];
-      }
+    const confidence = theme !== undefined && settings.themeConfidentLexicalRatio >= 0 ? settings.themeConfidentLexicalRatio : settings.confidentLexicalRatio;
+    const [best, second] = first.lexical;
+    if (confidence > 0 && best && (!second || best.score >= confidence * second.score)) {
+      const at = fused.findIndex((item) => item.item.doc === best.doc);
+      if (at > 0) fused = [fused[at]!, ...fused.slice(0, at), ...fused.slice(at + 1)];
     }
-    const similarity = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
-    return applyKeywordOnlyQuota(fused, this.settings.maxKeywordOnly, k).map((item) => {
-      const doc = Number(item.key);
-      const lexicalEntry = lexicalScores.get(doc);
-      return {
-        doc,
-        score: item.score,
-        via: item.via as Via[],
-        matchedTerms: lexicalEntry?.matchedTerms ?? [],
-        lexicalScore: lexicalEntry?.score,
-        similarity: similarity.get(doc),
-      };
-    });
+    return fused;
   }
 
   /**
@@ -421,23 +385,24 @@ export class SearchEngine {
    */
   private themeCandidates(theme: string, limit: number): { doc: number }[] {
     const prior = this.prior;
-    if (!prior) return [];
-    const { own, expansions } = this.lexical.query(theme);
+    const lexical = this.hybrid.silos[0]?.lexical;
+    if (!prior || !lexical) return [];
+    const { own, expansions } = lexical.query(theme);
     if (own.length === 0) return [];
     if (this.settings.themeFamilyWeight > 0) {
       const taken = new Set([...own.map((t) => t.term), ...expansions.map((t) => t.term)]);
-      const maxDf = this.lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
+      const maxDf = lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
       for (const word of splitWords(theme)) {
-        for (const term of this.lexical.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
+        for (const term of lexical.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
           if (taken.has(term)) continue;
-          const df = this.lexical.index.documentFrequency(term);
+          const df = lexical.index.documentFrequency(term);
           if (df === 0 || df > maxDf) continue;
           taken.add(term);
           expansions.push({ term, weight: this.settings.themeFamilyWeight });
         }
       }
     }
-    const hits = this.lexical.index.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
+    const hits = lexical.index.search([...own, ...expansions], this.settings.themeDepth).filter((hit) => this.verses[hit.doc]!.text !== "");
     const top = hits[0]?.score ?? 0;
     if (top <= 0) return [];
     const exponent = this.settings.themeLexicalExponent;
@@ -477,7 +442,7 @@ export class SearchEngine {
       const verse = this.verses[seed]!;
       for (const link of links.strongest(verse.book, verse.chapter, verse.verse, 8)) {
         if (link.votes < this.settings.crossrefMinVotes) continue;
-        const doc = this.byKey.get(coordinateKey(verse.source, link.book, link.chapter, link.verse));
+        const doc = this.docAt(verse.source, link.book, link.chapter, link.verse);
         if (doc === undefined || seen.has(doc) || this.verses[doc]!.text === "") continue;
         seen.add(doc);
         candidates.push({ doc, seed, strength: link.votes / (rank + 1) });
@@ -505,14 +470,10 @@ export class SearchEngine {
   }
 }
 
-interface RankedHit {
-  doc: number;
-  score: number;
-  via: Via[];
-  matchedTerms: string[];
-  lexicalScore?: number | undefined;
-  similarity?: number | undefined;
-}
+const VERSE_SHAPE: UnitShape<EngineVerse> = {
+  keyOf: (verse) => coordinateKey(verse.source, verse.book, verse.chapter, verse.verse),
+  staleVectors: "os vetores guardados não correspondem aos versículos do índice; reindexe",
+};
 
 function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
   const votes = verses.map((verse) => links.inboundVotes(verse.book, verse.chapter, verse.verse));

@@ -1,5 +1,4 @@
-import { reciprocalRankFusion, RRF_K, type FusedItem } from "./rrf.js";
-
+/** The two sides of every hybrid search, the settings each is tuned with, the lexical-only quota, and `belowTheirSeeds`. */
 export const LEXICAL = "lexical";
 export const DENSE = "dense";
 
@@ -32,39 +31,6 @@ export const DEFAULT_HYBRID_SETTINGS: HybridSearchSettings = Object.freeze({
   lexicalWeight: 1,
   denseWeight: 1,
 });
-
-export interface HybridFusionOptions {
-  /** How many results to return. */
-  limit: number;
-  /** Positions lexical-only hits may take; hits both sides confirm never count against it. */
-  maxKeywordOnly: number;
-  k?: number;
-  lexicalWeight?: number;
-  denseWeight?: number;
-}
-
-/**
- * Fuses the lexical and dense rankings by RRF and enforces the lexical-only quota: a BM25
- * score cannot tell a hit from noise, so at most `maxKeywordOnly` results may come from the
- * lexical side alone. A lexical-only hit past the quota is left out, and the next fused item
- * takes its place. Dense-only hits are not limited: the quota speaks for BM25's noise.
- */
-export function fuseHybrid<T>(
-  lexical: readonly T[],
-  dense: readonly T[],
-  keyOf: (item: T) => string,
-  options: HybridFusionOptions,
-): FusedItem<T>[] {
-  const fused = reciprocalRankFusion(
-    [
-      { name: LEXICAL, items: lexical, weight: options.lexicalWeight ?? 1 },
-      { name: DENSE, items: dense, weight: options.denseWeight ?? 1 },
-    ],
-    keyOf,
-    { k: options.k ?? RRF_K },
-  );
-  return applyKeywordOnlyQuota(fused, options.maxKeywordOnly, options.limit);
-}
 
 export function isKeywordOnly(item: { via: readonly string[] }): boolean {
   return item.via.length === 1 && item.via[0] === LEXICAL;

@@ -1,0 +1,260 @@
+/**
+ * The one hybrid search of every collection, over its units (the Bible's verses, a document
+ * collection's chunks): lexical silos (the Bible is one; a document collection has one per
+ * discipline, so a word common in one discipline keeps its weight in another) merged by rank,
+ * the dense side, fusion by rank (RRF) on each unit's coordinate with the further lists a
+ * collection builds from the first fusion, and the lexical-only quota; the out-of-scope gate
+ * judged against the collection's own vocabulary. What a unit is stays with the collection's
+ * thin search around this one: references, cross references, neighbours and themes for
+ * verses (`engine.ts`); disciplines and citations for chunks (`document-search.ts`).
+ * Pure apart from the embedder call.
+ */
+import { analyzeTokens, corpusAccentRestorer, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
+import type { Embedder } from "../index/embedder.js";
+import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
+import { decideScope, type ScopeDecision, type ScopeGateData, type ScopePassage } from "./scope/gate.js";
+import { applyKeywordOnlyQuota, DENSE, LEXICAL, type HybridSearchSettings } from "./fusion.js";
+import { reciprocalRankFusion, RRF_K, type FusedItem, type RankedList } from "./rrf.js";
+import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
+import { LexicalSide, type LexicalScore, type LexicalSettings, type LexicalUnit, type QueryExpander } from "./lexical-side.js";
+import { withoutFrameWords } from "./query-frame.js";
+
+/** The hybrid search's settings and its lexical side's (phrases, exact words, expansions…). */
+export type UnitSearchSettings = HybridSearchSettings & LexicalSettings;
+
+/**
+ * How much deeper than the fused depth a refined lexical side (phrases, exact words, a boost)
+ * looks, so those scores can reorder its BM25 hits before the cut. Plain BM25 needs no margin.
+ */
+const REFINED_LEXICAL_DEPTH_FACTOR = 4;
+
+export interface UnitSearchDependencies {
+  embedder?: Embedder | undefined;
+  /** Why there is no dense side, when there is none (shown to the user). */
+  denseUnavailableReason?: string | undefined;
+  expander?: QueryExpander | undefined;
+  /** The out-of-scope gate's lexicons and classifier; without them no decision is made. */
+  scope?: ScopeGateData | undefined;
+}
+
+/** What a collection says about its units. */
+export interface UnitShape<U> {
+  /** A unit's coordinate: its identity in the fusion and in lookups. */
+  keyOf(unit: U): string;
+  /** The lexical silo a unit belongs to; every unit in one silo when absent. */
+  siloOf?: ((unit: U) => string) | undefined;
+  /** Said when the stored vectors do not describe the units (a stale index). */
+  staleVectors: string;
+}
+
+/** One silo's lexical side, over its units alone. */
+export interface Silo {
+  name: string;
+  lexical: LexicalSide;
+  /** Silo-local document id → position in the collection's units. */
+  docs: readonly number[];
+}
+
+/** A unit the lexical side ranked, `doc` being its position in the collection. */
+export interface LexicalHit extends LexicalScore {
+  doc: number;
+}
+
+export interface DenseHit {
+  doc: number;
+  similarity: number;
+}
+
+export type FusedUnit = FusedItem<{ doc: number }>;
+
+/** The first fusion of the two sides, handed to a collection's refinement. */
+export interface FirstFusion {
+  fused: FusedUnit[];
+  lexical: readonly LexicalHit[];
+  dense: readonly DenseHit[];
+  /** The fusion again, with further ranked lists of units after the two sides. */
+  fuseWith(more: readonly RankedList<{ doc: number }>[]): FusedUnit[];
+}
+
+export interface RankRequest {
+  mode: SearchMode;
+  /** Results of a hybrid ranking, after the quota. */
+  k: number;
+  /** Rank in these silos only (all by default). */
+  silos?: readonly Silo[] | undefined;
+  /** The dense side's weight in the fusion (the settings' by default). */
+  denseWeight?: number | undefined;
+  /** Multiplies a unit's lexical score for the lexical side's order (its score stays as BM25 gave it). */
+  lexicalBoost?: ((doc: number) => number) | undefined;
+  /** Further lists and reorderings built on the first fusion (the Bible's cross references, neighbours, themes, reader prior). */
+  refine?: ((first: FirstFusion) => FusedUnit[]) | undefined;
+}
+
+/** A unit found for a query, and how. */
+export interface RankedUnit {
+  doc: number;
+  score: number;
+  via: string[];
+  /** The analysed terms it matched on the lexical side (also when another side brought it). */
+  matchedTerms: string[];
+  lexicalScore?: number | undefined;
+  similarity?: number | undefined;
+}
+
+export class UnitSearch<U extends LexicalUnit> {
+  readonly silos: readonly Silo[];
+  /** Unaccented words back to the collection's spelling, for its silos, its dense queries and the gate alike. */
+  readonly restoreAccents: AccentRestorer;
+  private readonly dense: DenseSide;
+  private readonly byKey = new Map<string, number>();
+  private vocabularyValue: CorpusVocabulary | undefined;
+
+  constructor(
+    readonly units: readonly U[],
+    private readonly shape: UnitShape<U>,
+    /** Row i is the unit vector of units[i]. */
+    vectorMatrix: Float32Array | undefined,
+    private readonly deps: UnitSearchDependencies,
+    readonly settings: UnitSearchSettings,
+  ) {
+    this.restoreAccents = corpusAccentRestorer(units, (term) => this.termDocuments(term) > 0);
+    this.silos = buildSilos(units, shape.siloOf, settings, { expander: deps.expander, restoreAccents: this.restoreAccents });
+    units.forEach((unit, doc) => {
+      const key = shape.keyOf(unit);
+      if (!this.byKey.has(key)) this.byKey.set(key, doc);
+    });
+    this.dense = denseSide(vectorMatrix, deps.embedder, units.length, { unavailable: deps.denseUnavailableReason, mismatch: shape.staleVectors });
+    if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
+  }
+
+  get size(): number {
+    return this.units.length;
+  }
+
+  get denseAvailable(): boolean {
+    return denseAvailable(this.dense);
+  }
+
+  /** The position of the unit at a coordinate. */
+  docAt(key: string): number | undefined {
+    return this.byKey.get(key);
+  }
+
+  keyAt(doc: number): string {
+    return this.shape.keyOf(this.units[doc]!);
+  }
+
+  /** The mode a search runs in (lexical without a dense side), with the notice saying so. */
+  effectiveMode(requested: SearchMode): { mode: SearchMode; notices: string[] } {
+    return effectiveMode(requested, this.dense);
+  }
+
+  /** The corpus statistics the out-of-scope gate reads: its one silo's, or counted over every unit's text. */
+  vocabulary(): CorpusVocabulary {
+    if (this.silos.length === 1) return this.silos[0]!.lexical.vocabulary();
+    this.vocabularyValue ??= textVocabulary(this.units, (text) => analyzeTokens(text, this.restoreAccents));
+    return this.vocabularyValue;
+  }
+
+  /** The gate's decision on a question and what was found for it, when the gate is loaded. */
+  scopeOf(question: string, results: readonly ScopePassage[], hasReference = false): ScopeDecision | undefined {
+    const scope = this.deps.scope;
+    return scope ? decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results }) : undefined;
+  }
+
+  /**
+   * The units for a query: one side's whole ranking (`k × candidateMultiplier` deep) in
+   * lexical or dense mode; in hybrid mode both sides fused by rank on the coordinate, refined
+   * as the collection asks, and cut to `k` with the lexical-only quota.
+   */
+  async rank(query: string, request: RankRequest): Promise<RankedUnit[]> {
+    const { mode, k } = request;
+    const settings = this.settings;
+    const depth = k * settings.candidateMultiplier;
+    const silos = request.silos ?? this.silos;
+    const { scores, ranking: lexical } = mode === "dense" ? { scores: new Map<number, LexicalScore>(), ranking: [] } : this.lexicalSide(query, silos, depth, request.lexicalBoost);
+    const dense = mode === "lexical" ? [] : await this.denseRanking(query, silos, depth);
+    if (mode === "lexical") return lexical.map((hit) => ({ doc: hit.doc, score: hit.score, via: [LEXICAL], matchedTerms: hit.matchedTerms, lexicalScore: hit.score }));
+    if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
+
+    const sides: RankedList<{ doc: number }>[] = [
+      { name: LEXICAL, items: lexical, weight: settings.lexicalWeight },
+      { name: DENSE, items: dense, weight: request.denseWeight ?? settings.denseWeight },
+    ];
+    const fuseWith = (more: readonly RankedList<{ doc: number }>[]) =>
+      reciprocalRankFusion<{ doc: number }>([...sides, ...more], (item) => this.keyAt(item.doc), { k: RRF_K });
+    const first = fuseWith([]);
+    const fused = request.refine ? request.refine({ fused: first, lexical, dense, fuseWith }) : first;
+    const similarity = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
+    return applyKeywordOnlyQuota(fused, settings.maxKeywordOnly, k).map((item) => {
+      const doc = item.item.doc;
+      const entry = scores.get(doc);
+      return { doc, score: item.score, via: item.via, matchedTerms: entry?.matchedTerms ?? [], lexicalScore: entry?.score, similarity: similarity.get(doc) };
+    });
+  }
+
+  /**
+   * The lexical side: every hit of the silos asked, by position in the collection (a refined
+   * side looks deeper than `depth`, so its phrase and exact-word scores reorder BM25's hits
+   * before the cut), and the ranking `depth` deep — each silo's hits best first (boosted, ties
+   * to the earlier unit), merged by rank with RRF when there are several: a BM25 score means
+   * something only inside its silo (its own IDF and average length), never across silos.
+   */
+  private lexicalSide(query: string, silos: readonly Silo[], depth: number, boost: RankRequest["lexicalBoost"]): { scores: Map<number, LexicalScore>; ranking: LexicalHit[] } {
+    const s = this.settings;
+    const refined = s.phraseWeight > 0 || s.exactWeight > 0 || s.shortStemLength > 0 || boost !== undefined;
+    const weighed = boost ? (hit: LexicalHit) => hit.score * boost(hit.doc) : (hit: LexicalHit) => hit.score;
+    const scores = new Map<number, LexicalScore>();
+    const rankings = silos.map((silo) => {
+      const hits: LexicalHit[] = [];
+      for (const [local, entry] of silo.lexical.hits(query, refined ? depth * REFINED_LEXICAL_DEPTH_FACTOR : depth)) {
+        const doc = silo.docs[local]!;
+        scores.set(doc, entry);
+        if (entry.score > 0 && this.units[doc]!.text !== "") hits.push({ doc, score: entry.score, matchedTerms: entry.matchedTerms });
+      }
+      return hits.sort((a, b) => weighed(b) - weighed(a) || a.doc - b.doc).slice(0, depth);
+    });
+    if (rankings.length <= 1) return { scores, ranking: rankings[0] ?? [] };
+    const merged = reciprocalRankFusion(
+      rankings.map((items, index) => ({ name: String(index), items })),
+      (hit) => String(hit.doc),
+      { k: RRF_K },
+    );
+    const ranking = merged
+      .sort((a, b) => b.score - a.score || a.item.doc - b.item.doc)
+      .slice(0, depth)
+      .map((entry) => entry.item);
+    return { scores, ranking };
+  }
+
+  /** The dense ranking: the query as the lexical side reads it (accents restored, frame words out when they weigh less), within the silos asked. */
+  private async denseRanking(query: string, silos: readonly Silo[], depth: number): Promise<DenseHit[]> {
+    const text = this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query;
+    const within = silos.length === this.silos.length ? undefined : new Set(silos.flatMap((silo) => silo.docs));
+    return denseHits(this.dense, restoreAccentsIn(text, this.restoreAccents), depth, this.settings.minSimilarity, within && ((doc) => within.has(doc)));
+  }
+
+  /** How many units of the collection, whatever their silo, have an analysed term. */
+  private termDocuments(term: string): number {
+    let count = 0;
+    for (const silo of this.silos) count += silo.lexical.index.documentFrequency(term);
+    return count;
+  }
+}
+
+/** One silo per name, in order of first appearance, each indexing its own units only. */
+function buildSilos<U extends LexicalUnit>(
+  units: readonly U[],
+  siloOf: ((unit: U) => string) | undefined,
+  settings: LexicalSettings,
+  options: ConstructorParameters<typeof LexicalSide>[2],
+): Silo[] {
+  const members = new Map<string, number[]>();
+  units.forEach((unit, doc) => {
+    const name = siloOf ? siloOf(unit) : "";
+    const docs = members.get(name);
+    if (docs) docs.push(doc);
+    else members.set(name, [doc]);
+  });
+  return [...members].map(([name, docs]) => ({ name, docs, lexical: new LexicalSide(docs.map((doc) => units[doc]!), settings, options) }));
+}
