@@ -106,12 +106,14 @@ export class UnitSearch<U extends LexicalUnit> {
   /** Unaccented words back to the collection's spelling, for its silos, its dense queries and the gate alike. */
   readonly restoreAccents: AccentRestorer;
   private readonly dense: DenseSide;
+  /** Each unit's coordinate key, by position (built once: the fusion reads them on every query). */
+  private readonly keys: readonly string[];
   private readonly byKey = new Map<string, number>();
   private vocabularyValue: CorpusVocabulary | undefined;
 
   constructor(
     readonly units: readonly U[],
-    private readonly shape: UnitShape<U>,
+    shape: UnitShape<U>,
     /** Row i is the unit vector of units[i]. */
     vectorMatrix: Float32Array | undefined,
     private readonly deps: UnitSearchDependencies,
@@ -119,8 +121,8 @@ export class UnitSearch<U extends LexicalUnit> {
   ) {
     this.restoreAccents = corpusAccentRestorer(units, (term) => this.termDocuments(term) > 0);
     this.silos = buildSilos(units, shape.siloOf, settings, { expander: deps.expander, restoreAccents: this.restoreAccents });
-    units.forEach((unit, doc) => {
-      const key = shape.keyOf(unit);
+    this.keys = units.map((unit) => shape.keyOf(unit));
+    this.keys.forEach((key, doc) => {
       if (!this.byKey.has(key)) this.byKey.set(key, doc);
     });
     this.dense = denseSide(vectorMatrix, deps.embedder, units.length, { unavailable: deps.denseUnavailableReason, mismatch: shape.staleVectors });
@@ -141,7 +143,7 @@ export class UnitSearch<U extends LexicalUnit> {
   }
 
   keyAt(doc: number): string {
-    return this.shape.keyOf(this.units[doc]!);
+    return this.keys[doc]!;
   }
 
   /** The mode a search runs in (lexical without a dense side), with the notice saying so. */
