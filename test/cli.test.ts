@@ -150,4 +150,19 @@ describe("pastor reload and pastor search --collection", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/pastor: Coleção "nenhuma" não encontrada\. Coleções disponíveis: exemplo\./);
   });
+
+  it("reads a collection never read before its first search, once, as it indexes the Bible (no `pastor reload` needed)", async () => {
+    const env = { DATA_DIR: tempDir("pastor-cli-collection-first-"), COLLECTIONS_DIR: path.join(ROOT, "collections") };
+    const first = await pastor(["search", "--collection", "exemplo", "pericorese", "--json"], env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^pastor: a coleção "exemplo" ainda não foi lida; lendo sua fonte antes de responder \(só desta vez\)…$/m);
+    expect(first.stderr).toMatch(/^pastor: coleção pronta: 4 documentos, \d+ trechos em \d+ ms\.$/m);
+    const body = JSON.parse(first.stdout) as { results: { source: string; chunk: number }[] };
+    expect(body.results[0]).toMatchObject({ source: "teologia/a-trindade.md", chunk: 0 });
+
+    const second = await pastor(["search", "--collection", "exemplo", "pericorese", "--json"], env);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toMatch(/ainda não foi lida/);
+    expect(second.stdout).toBe(first.stdout);
+  });
 });

@@ -1,10 +1,11 @@
 import path from "node:path";
 import type { UnitStore } from "../adapters/index/store.js";
+import type { CollectionService } from "../app/collection-service.js";
 import { parseDenseChoice } from "../app/index/dense.js";
 import { indexCorpus, type IndexSummary } from "../app/index/indexer.js";
 import type { Settings } from "../config/settings.js";
 import { InputError } from "./errors.js";
-import { requireCorpusFiles } from "./folders.js";
+import { requireCorpusFiles, requireWritableDataDir } from "./folders.js";
 import { indexState } from "./index-state.js";
 import { createProgressReporter } from "./progress.js";
 
@@ -57,4 +58,20 @@ export async function ensureIndex(settings: Settings, store: UnitStore): Promise
   if (summary.versesTotal === 0) throw new InputError(`nenhum versículo foi indexado de ${settings.CORPUS_DIR}`);
   console.error(`pastor: índice pronto: ${summary.versesTotal} versículos em ${(summary.ms / 1000).toFixed(1)} s.`);
   return summary;
+}
+
+/**
+ * Makes sure a document collection has an index to answer from, as `ensureIndex` does for the
+ * Bible: one never read (or read empty) is read from its source first, once, with the notices
+ * and the progress on stderr. An unknown name fails with the collections there are.
+ */
+export async function ensureCollection(collections: CollectionService, name: string, settings: Settings): Promise<void> {
+  const loaded = collections.get(name);
+  if (loaded && loaded.chunks > 0) return;
+  requireWritableDataDir(settings.DATA_DIR);
+  console.error(`pastor: a coleção "${name}" ainda não foi lida; lendo sua fonte antes de responder (só desta vez)…`);
+  const progress = createProgressReporter();
+  const [summary] = await collections.reload(name, (_collection, report) => progress.update({ ...report, source: name })).finally(() => progress.stop());
+  if (!summary || summary.chunks === 0) throw new InputError(`a coleção "${name}" está vazia: nenhum trecho foi lido de sua fonte`);
+  console.error(`pastor: coleção pronta: ${summary.documents} documentos, ${summary.chunks} trechos em ${summary.ms} ms.`);
 }

@@ -14,7 +14,7 @@ import type { DocumentSearchResponse } from "../core/retrieval/document-search.j
 import { configurePortuguese, withExamples } from "./commander-pt.js";
 import { EXIT_INPUT_FAILED, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
 import { requireWritableDataDir } from "./folders.js";
-import { ensureIndex, printIndexErrors, runIndexing } from "./indexing.js";
+import { ensureCollection, ensureIndex, printIndexErrors, runIndexing } from "./indexing.js";
 import { createProgressReporter } from "./progress.js";
 import { openCliStore } from "./store.js";
 import { lookupVerses, readPrimaryVerses } from "./verses.js";
@@ -121,10 +121,7 @@ withExamples(
   const k = options.k ?? settings.TOP_K;
   if (options.collection !== undefined && !isBibleCollection(options.collection)) {
     const response = await withCollections(settings, async (collections) => {
-      const loaded = collections.get(options.collection!);
-      if (!loaded || loaded.chunks === 0) {
-        throw new InputError(`a coleção "${options.collection}" está vazia: rode \`pastor reload --collection ${options.collection}\` primeiro`);
-      }
+      await ensureCollection(collections, options.collection!, settings);
       return collections.search(options.collection!, query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
     if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
