@@ -126,7 +126,13 @@ export class UnitSearch<U extends LexicalUnit> {
       if (!this.byKey.has(key)) this.byKey.set(key, doc);
     });
     this.dense = denseSide(vectorMatrix, deps.embedder, units.length, { unavailable: deps.denseUnavailableReason, mismatch: shape.staleVectors });
-    if (deps.scope) this.vocabulary().wordsOfTerm(""); // the gate's word families, built at load, not on the first question
+    if (deps.scope) {
+      // The gate's statistics (word families, term and word counts) built at load, not on the first question.
+      const vocabulary = this.vocabulary();
+      vocabulary.wordsOfTerm("");
+      vocabulary.termFrequency("");
+      vocabulary.wordFrequency("");
+    }
   }
 
   get size(): number {
