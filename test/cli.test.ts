@@ -152,7 +152,9 @@ describe("pastor reload and pastor search --collection", () => {
   });
 
   it("reads a collection never read before its first search, once, as it indexes the Bible (no `pastor reload` needed)", async () => {
-    const env = { DATA_DIR: tempDir("pastor-cli-collection-first-"), COLLECTIONS_DIR: path.join(ROOT, "collections") };
+    // An index of its own (with Chroma, a collection prefix of its own: the test above read "exemplo" into the shared one).
+    const fresh = tempDir("pastor-cli-collection-first-");
+    const env = { DATA_DIR: fresh, COLLECTIONS_DIR: path.join(ROOT, "collections"), ...storeEnvFor(fresh) };
     const first = await pastor(["search", "--collection", "exemplo", "pericorese", "--json"], env);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/^pastor: a coleção "exemplo" ainda não foi lida; lendo sua fonte antes de responder \(só desta vez\)…$/m);
