@@ -2,7 +2,8 @@
  * The out-of-scope gate through /api/chat: off-topic questions get the fixed reply with no
  * model call and a `done` event that says so, with the offline stub, a scripted provider and
  * the OpenAI adapter against a local fake of its wire protocol; worldly-pastoral questions are
- * answered; the same gate runs on a document collection.
+ * answered; the same gate runs on a document collection. Small talk (a greeting, thanks, a
+ * goodbye) gets its friendly reply, never the refusal, and no search or model call.
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { createStubProvider } from "../src/adapters/chat/stub.js";
 import { createProvider, providerConfigFromEnv } from "../src/adapters/chat/providers.js";
 import { documentOutOfScopeMessage } from "../src/core/grounding/document-prompt.js";
 import { OUT_OF_SCOPE_MESSAGE } from "../src/core/grounding/prompt.js";
+import { smallTalkReply } from "../src/core/chat/small-talk.js";
 import { tempDir } from "./support/usfx.js";
 import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { startFakeLlmServer, type FakeLlmServer } from "./support/fake-llm-servers.js";
@@ -127,6 +129,53 @@ describe("the gate on a document collection", () => {
       },
       { COLLECTIONS_DIR: path.join(ROOT, "collections") },
       tempDir("pastor-scope-data-"),
+    );
+  });
+});
+
+describe("small talk through /api/chat", () => {
+  it("writes the exact bytes of the greeting's reply: no sources, no scope, done naming the kind, no model call", async () => {
+    const provider = new ScriptedProvider(["não deveria ser chamado"]);
+    await withServer(provider, async (server) => {
+      const body = await (await postChat(server.url, { message: "Olá, pastor! Tudo bem?", conversationId: "c-oi" })).text();
+      expect(body).toBe(
+        'event: sources\ndata: {"conversationId":"c-oi","sources":[]}\n\n' +
+          `event: token\ndata: ${JSON.stringify({ text: smallTalkReply("greeting") })}\n\n` +
+          'event: done\ndata: {"citations":[],"smallTalk":"greeting"}\n\n',
+      );
+      for (const [message, kind] of [
+        ["muito obrigada pela ajuda!", "thanks"],
+        ["Amém", "blessing"],
+        ["tchau, fique com Deus", "farewell"],
+      ] as const) {
+        const events = parseSse(await (await postChat(server.url, { message })).text());
+        expect(events[1]!.data, message).toEqual({ text: smallTalkReply(kind) });
+        expect(events[2]!.data, message).toEqual({ citations: [], smallTalk: kind });
+      }
+      expect(provider.requests).toHaveLength(0);
+      // A greeting followed by a question is a question: searched and answered by the model.
+      const events = parseSse(await (await postChat(server.url, { message: "bom dia, o que Jesus disse sobre amar os inimigos?" })).text());
+      expect((events[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [] } });
+      expect(provider.requests).toHaveLength(1);
+    });
+  });
+
+  it("on a document collection, speaks of the collection", async () => {
+    const provider = new ScriptedProvider(["não deveria ser chamado"]);
+    await withServer(
+      provider,
+      async (server) => {
+        await server.collections.reload("exemplo");
+        const events = parseSse(await (await postChat(server.url, { message: "oi", collection: "exemplo" })).text());
+        expect(events.map((event) => event.event)).toEqual(["sources", "token", "done"]);
+        expect(events[0]!.data).toMatchObject({ collection: "exemplo", sources: [] });
+        expect(events[1]!.data).toEqual({ text: smallTalkReply("greeting", "exemplo") });
+        expect(events[2]!.data).toEqual({ citations: [], smallTalk: "greeting" });
+        expect(provider.requests).toHaveLength(0);
+      },
+      { COLLECTIONS_DIR: path.join(ROOT, "collections") },
+      tempDir("pastor-small-talk-data-"),
     );
   });
 });

@@ -8,7 +8,7 @@ import { timingSafeEqual, randomUUID, createHash } from "node:crypto";
 import { z } from "zod";
 import { biblePlanner } from "../app/chat/bible-chat.js";
 import { collectionPlanner } from "../app/chat/collection-chat.js";
-import { answerWith, type AnswerPlanner } from "../app/chat/grounded-answer.js";
+import { answerWith, type AnswerPlanner, type ChatInput } from "../app/chat/grounded-answer.js";
 import { CollectionNotFoundError, CollectionReloadError, type CollectionService } from "../app/collection-service.js";
 import { ReindexConflictError, type SearchService } from "../app/search-service.js";
 import type { Settings } from "../config/settings.js";
@@ -52,13 +52,13 @@ function chatBodySchema(settings: Settings) {
           content: z
             .string({ error: "cada item de \"history\" deve ter content em texto" })
             .max(maxChars, { error: `cada item de "history" deve ter no máximo ${maxChars} caracteres` }),
-        }),
+        }, { error: "cada item de \"history\" deve ser um objeto com role e content" }),
         { error: "o campo \"history\" deve ser uma lista" },
       )
       .max(maxEntries, { error: `o campo "history" deve ter no máximo ${maxEntries} itens` })
       .optional(),
     conversationId: z
-      .string()
+      .string({ error: "conversationId deve ser um texto" })
       .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "conversationId deve ter de 1 a 64 letras, números, _ ou -" })
       .optional(),
     collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).max(200, { error: "o campo \"collection\" é longo demais" }).optional(),
@@ -243,7 +243,7 @@ export function createApp(deps: AppDependencies): Hono {
     const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
     let planner: AnswerPlanner;
     const controller = new AbortController();
-    const input = { message, history, conversationId, signal: controller.signal };
+    const input: ChatInput = { message, history, conversationId, signal: controller.signal };
     if (isBibleCollection(collection)) {
       // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
       const storeProblem = service.storeProblem;
@@ -269,6 +269,7 @@ export function createApp(deps: AppDependencies): Hono {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
       const collections = deps.collections;
+      input.collection = collection;
       planner = collectionPlanner({ collection, prepare: (question, history, signal) => collections.prepare(collection, question, history, signal) });
     }
 
@@ -301,7 +302,7 @@ export function createApp(deps: AppDependencies): Hono {
           }
           if (event.event === "sources") conversations.set(conversationId, event.data.sources);
           if (event.event === "done") {
-            ending = event.data.refusal ?? "answered";
+            ending = event.data.refusal ?? (event.data.smallTalk ? "small_talk" : "answered");
             conversations.markCited(conversationId, event.data.citations);
             // Answered without the model: out of scope (the gate) or no evidence.
             if (event.data.refusal) metrics.refusals.inc({ reason: event.data.refusal });

@@ -222,3 +222,29 @@ describe("a question the Bible does not treat", () => {
     }
   });
 });
+
+/** A greeting as a person sees it: a friendly answer, not the refusal, and no verses panel. */
+describe("a greeting", () => {
+  it("is answered kindly, without the refusal state or verses, and the next question is answered with verses", async () => {
+    const { context, page } = await openApp(browser, server.url, { viewport: PHONE });
+    try {
+      await ask(page, "Oi, pastor! Tudo bem?");
+      const answer = await lastAnswerDone(page);
+      expect(await answer.getAttribute("aria-label")).toBe("Resposta");
+      const text = await answer.innerText();
+      expect(text).toContain("Olá!");
+      expect(text).toContain("mostro cada versículo que cito");
+      expect(text).not.toContain("Fora do que a Bíblia trata");
+      expect(await answer.locator(".sources").count()).toBe(0);
+      expect(await page.getByRole("article", { name: "Pergunta fora do tema" }).count()).toBe(0);
+      await screenshot(page, "phone-21-greeting");
+
+      await ask(page, "João 3:16");
+      const next = await lastAnswerDone(page);
+      expect(await next.locator(".sources li").count()).toBeGreaterThan(0);
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm
 import { isLlmError } from "../../core/chat/llm.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
+import { smallTalkOf, smallTalkReply, type SmallTalk } from "../../core/chat/small-talk.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
@@ -54,7 +55,7 @@ export interface ScopeJson {
 export type ChatEvent =
   | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
   | { event: "token"; data: { text: string } }
-  | { event: "done"; data: { citations: string[]; refusal?: Refusal } }
+  | { event: "done"; data: { citations: string[]; refusal?: Refusal; smallTalk?: SmallTalk } }
   | { event: "error"; data: { code: string; message: string } };
 
 export interface ChatInput {
@@ -62,6 +63,8 @@ export interface ChatInput {
   history: ChatTurn[];
   conversationId: string;
   signal: AbortSignal;
+  /** The document collection asked; absent for the Bible. */
+  collection?: string;
 }
 
 /** Errors that are not the provider's get one stable code and a plain message. */
@@ -89,12 +92,18 @@ export type AnswerPlan =
 export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
 
 /**
- * One answer over any collection, as the events the SSE route writes. Out of scope: the fixed
+ * One answer over any collection, as the events the SSE route writes. Small talk (a greeting,
+ * thanks, a goodbye): a fixed friendly reply, no search, no model call. Out of scope: the fixed
  * reply, no model call. No evidence: a fixed message, no model call. Otherwise the sources and
  * the model's checked stream. A search worker that died with the question: the Portuguese
  * `search_failed` error event.
  */
 export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider, input: ChatInput): AsyncGenerator<ChatEvent> {
+  const talk = smallTalkOf(input.message);
+  if (talk) {
+    yield* replySmallTalk(input, talk);
+    return;
+  }
   let planned: AnswerPlan;
   try {
     planned = await planner(input);
@@ -160,4 +169,13 @@ async function* refuseOutOfScope(
   yield { event: "sources", data };
   yield { event: "token", data: { text: message } };
   yield { event: "done", data: { citations: [], refusal: "out_of_scope" } };
+}
+
+/** The answer to small talk: no sources, the fixed reply, no citations; `done` names the kind. */
+async function* replySmallTalk(input: ChatInput, kind: SmallTalk): AsyncGenerator<ChatEvent> {
+  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: [] };
+  if (input.collection !== undefined) data.collection = input.collection;
+  yield { event: "sources", data };
+  yield { event: "token", data: { text: smallTalkReply(kind, input.collection) } };
+  yield { event: "done", data: { citations: [], smallTalk: kind } };
 }
