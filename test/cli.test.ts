@@ -40,6 +40,20 @@ describe("pastor verses", () => {
   });
 });
 
+describe("pastor search: what the chat would do instead", () => {
+  it("says a greeting would get the chat's greeting, not the out-of-scope refusal, and refuses an empty question", async () => {
+    const greeting = await pastor(["search", "Bom dia, pastor!", "--k", "2"]);
+    expect(greeting.code).toBe(0);
+    expect(greeting.stderr).toContain("aviso: a mensagem é só um cumprimento, agradecimento ou despedida; o chat responderia com uma saudação, sem buscar versículos");
+    expect(greeting.stderr).not.toContain("fora do tema");
+    const question = await pastor(["search", "bom dia, estou com medo do futuro", "--k", "2"]);
+    expect(question.stderr).not.toContain("cumprimento");
+    const empty = await pastor(["search", "  "]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^pastor: a pergunta está vazia/m);
+  });
+});
+
 describe("pastor search --json", () => {
   it("prints the documented shape", async () => {
     const { code, stdout } = await pastor(["search", "amai vossos inimigos", "--k", "3", "--json"]);

@@ -3,11 +3,12 @@ import type { DocumentSearchResponse } from "../core/retrieval/document-search.j
 import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
 import type { SearchResponse } from "../core/retrieval/engine.js";
 import type { EvalReport } from "../core/retrieval/eval.js";
+import { smallTalkOf } from "../core/chat/small-talk.js";
 
-export function printSearchResults(response: SearchResponse): void {
+export function printSearchResults(response: SearchResponse, question: string): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
   for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${lookup.message}`);
-  warnOutOfScope(response.scope, "a Bíblia", "versículos");
+  warnChatWouldNotSearch(question, response.scope, "a Bíblia", "versículos");
   if (response.results.length === 0) {
     console.log("Nenhum versículo encontrado.");
     return;
@@ -19,8 +20,12 @@ export function printSearchResults(response: SearchResponse): void {
   });
 }
 
-/** The gate's refusal, said on stderr: what the chat would do with this question. */
-function warnOutOfScope(scope: ScopeDecision | undefined, corpus: string, units: string): void {
+/** What the chat would do instead of answering from these results (small talk's reply, the gate's refusal), said on stderr. */
+function warnChatWouldNotSearch(question: string, scope: ScopeDecision | undefined, corpus: string, units: string): void {
+  if (smallTalkOf(question)) {
+    console.error(`aviso: a mensagem é só um cumprimento, agradecimento ou despedida; o chat responderia com uma saudação, sem buscar ${units}`);
+    return;
+  }
   if (!scope || scope.inScope) return;
   const foreign = scope.reasons.foreign;
   console.error(
@@ -65,9 +70,9 @@ export function printCompareTable(compared: readonly { model: string; embedder: 
   }
 }
 
-export function printDocumentResults(response: DocumentSearchResponse): void {
+export function printDocumentResults(response: DocumentSearchResponse, question: string): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
-  warnOutOfScope(response.scope, `a coleção ${response.collection}`, "trechos");
+  warnChatWouldNotSearch(question, response.scope, `a coleção ${response.collection}`, "trechos");
   if (response.results.length === 0) {
     console.log(`Nenhum trecho encontrado na coleção ${response.collection}.`);
     return;

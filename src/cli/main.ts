@@ -117,6 +117,7 @@ withExamples(
     .option("--json", "saída em JSON"),
   ['pastor search "estou com medo do futuro" --k 3'],
 ).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
+  if (query.trim() === "") throw new UsageError("a pergunta está vazia");
   const settings = loadSettings();
   const k = options.k ?? settings.TOP_K;
   if (options.collection !== undefined && !isBibleCollection(options.collection)) {
@@ -125,13 +126,13 @@ withExamples(
       return collections.search(options.collection!, query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
     if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
-    else printDocumentResults(response);
+    else printDocumentResults(response, query);
     return;
   }
   if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection de uma coleção de documentos");
   const response = await withEngine(settings, (engine) => engine.search(query, { k, mode: options.mode }));
   if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
-  else printSearchResults(response);
+  else printSearchResults(response, query);
 });
 
 withExamples(
