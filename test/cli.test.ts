@@ -126,6 +126,15 @@ describe("pastor eval", () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`${file}:2:`);
   });
+
+  it.each(["JOA 3:16", "JHN 3", "jhn 3:16", "JHN 3:0"])("names the file and line of a relevant verse it cannot match (%s), which would score 0 silently", async (wrong) => {
+    const dir = tempDir();
+    const lines = [{ query: "amor", type: "lexical", relevant: ["JHN 3:16"] }, { query: "amai vossos inimigos", type: "lexical", relevant: ["MAT 5:44", wrong] }];
+    const file = writeFile(dir, "typo.jsonl", `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const { code, stderr } = await pastor(["eval", "--queries", file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${file}:2: versículo relevante inválido: "${wrong}"`);
+  });
 });
 
 describe("pastor reload and pastor search --collection", () => {

@@ -1,3 +1,4 @@
+import { bookByCode } from "../bible/books.js";
 import { averageMetrics, scoreRanking, type AggregateMetrics, type QueryMetrics } from "./metrics.js";
 
 /** One line of an evaluation file (format of eval/README.md). */
@@ -20,6 +21,9 @@ export class EvalFileError extends Error {
   }
 }
 
+/** A relevant verse as eval/README.md writes it: `BOOK C:V`. */
+const VERSE_ID = /^[1-3A-Z]{3} [1-9]\d*:[1-9]\d*$/;
+
 export function parseEvalFile(text: string, file: string): EvalQuery[] {
   const queries: EvalQuery[] = [];
   text.split("\n").forEach((raw, index) => {
@@ -35,7 +39,11 @@ export function parseEvalFile(text: string, file: string): EvalQuery[] {
     if (typeof entry.query !== "string" || typeof entry.type !== "string" || !Array.isArray(entry.relevant)) {
       throw new EvalFileError(file, index + 1, 'esperados os campos "query" (texto), "type" (texto) e "relevant" (lista)');
     }
-    queries.push({ id: String(entry.id ?? `q${index + 1}`), type: entry.type, query: entry.query, relevant: entry.relevant.map(String) });
+    const relevant = entry.relevant.map(String);
+    // A misspelt verse id would never match a result: the query would score 0 silently.
+    const wrong = relevant.find((id) => !VERSE_ID.test(id) || !bookByCode(id.slice(0, 3)));
+    if (wrong !== undefined) throw new EvalFileError(file, index + 1, `versículo relevante inválido: "${wrong}" (esperado LIVRO C:V, com o código de três letras do USFX, como "JHN 3:16")`);
+    queries.push({ id: String(entry.id ?? `q${index + 1}`), type: entry.type, query: entry.query, relevant });
   });
   return queries;
 }
