@@ -71,6 +71,26 @@ describe("the chat", () => {
     });
   });
 
+  it("shows the reply to a greeting as an answer and leaves it out of the history the next question sends", async () => {
+    const { streams, bodies } = chatServer();
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(box(), "oi, pastor{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0]!.send("sources", { conversationId: "conv-oi", sources: [] });
+    streams[0]!.send("token", { text: "Olá! Eu respondo a partir da Bíblia." });
+    streams[0]!.send("done", { citations: [], smallTalk: "greeting" });
+    streams[0]!.end();
+    await waitFor(() => expect(box().disabled).toBe(false));
+    expect(answers()[0]!.textContent).toContain("Olá! Eu respondo a partir da Bíblia.");
+    expect(screen.queryByRole("article", { name: "Pergunta fora do tema" })).toBeNull();
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ smallTalk: true, status: "done" }));
+
+    await user.type(box(), "estou com medo do futuro{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(bodies[1]).toEqual({ message: "estou com medo do futuro", conversationId: "conv-oi", history: [] });
+  });
+
   it("stops mid-answer: the request is aborted and the partial answer stays", async () => {
     const { streams } = chatServer();
     const user = userEvent.setup();

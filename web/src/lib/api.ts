@@ -92,7 +92,7 @@ export type Refusal = "out_of_scope" | "no_evidence";
 export type ChatEvent =
   | { type: "sources"; conversationId: string; collection?: string; sources: Source[] }
   | { type: "token"; text: string }
-  | { type: "done"; citations: string[]; refusal?: Refusal };
+  | { type: "done"; citations: string[]; refusal?: Refusal; smallTalk?: boolean };
 
 export interface CrossReference {
   reference: string;
@@ -218,11 +218,13 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
         const data = parseJson(message.data) as { text?: unknown };
         if (typeof data.text === "string" && data.text !== "") yield { type: "token", text: data.text };
       } else if (message.event === "done") {
-        const data = parseJson(message.data) as { citations?: unknown; refusal?: unknown };
+        const data = parseJson(message.data) as { citations?: unknown; refusal?: unknown; smallTalk?: unknown };
         gotDone = true;
         const citations = Array.isArray(data.citations) ? data.citations.filter((c): c is string => typeof c === "string") : [];
         const refusal = data.refusal === "out_of_scope" || data.refusal === "no_evidence" ? data.refusal : undefined;
-        yield { type: "done", citations, ...(refusal ? { refusal } : {}) };
+        // A greeting's, thanks' or goodbye's fixed reply (the server names its kind).
+        const smallTalk = typeof data.smallTalk === "string";
+        yield { type: "done", citations, ...(refusal ? { refusal } : {}), ...(smallTalk ? { smallTalk } : {}) };
         return;
       } else if (message.event === "error") {
         const data = parseJson(message.data) as { code?: unknown; message?: unknown };

@@ -20,6 +20,8 @@ export interface AssistantMessage {
   status: "streaming" | "done" | "stopped" | "error";
   /** Set when the server answered without the model: "out_of_scope" is shown as its own state. */
   refusal?: Refusal;
+  /** Set when the server answered a greeting, thanks or goodbye with its fixed reply (no search, no model). */
+  smallTalk?: boolean;
   /** The document collection it was asked of; absent for the Bible. */
   collection?: string;
   error?: { kind: ApiErrorKind; code: string; message: string };

@@ -11,7 +11,7 @@ type Action =
   | { type: "start"; user: Message; assistant: AssistantMessage; replace?: { userId?: string; assistantId: string } }
   | { type: "sources"; id: string; conversationId: string; sources: Source[] }
   | { type: "token"; id: string; text: string }
-  | { type: "done"; id: string; citations: string[]; refusal?: Refusal }
+  | { type: "done"; id: string; citations: string[]; refusal?: Refusal; smallTalk?: boolean }
   | { type: "stopped"; id: string }
   | { type: "error"; id: string; error: NonNullable<AssistantMessage["error"]> }
   | { type: "reset" };
@@ -43,6 +43,7 @@ export function chatReducer(state: Conversation, action: Action): Conversation {
         citations: action.citations,
         status: "done",
         ...(action.refusal ? { refusal: action.refusal } : {}),
+        ...(action.smallTalk ? { smallTalk: true } : {}),
       }));
     case "stopped":
       return updateAssistant(state, action.id, (message) => (message.status === "streaming" ? { ...message, status: "stopped" } : message));
@@ -59,8 +60,8 @@ export function historyOf(messages: readonly Message[]): ChatTurn[] {
   for (const message of messages) {
     if (message.role !== "assistant" || message.content.trim() === "") continue;
     if (message.status !== "done" && message.status !== "stopped") continue;
-    // A refusal is not part of the conversation the model should see.
-    if (message.refusal === "out_of_scope") continue;
+    // A refusal, or the fixed reply to a greeting, is not part of the conversation the model should see.
+    if (message.refusal === "out_of_scope" || message.smallTalk) continue;
     turns.push({ role: "user", content: message.question.slice(0, HISTORY_ENTRY_CHARS) }, { role: "assistant", content: message.content.slice(0, HISTORY_ENTRY_CHARS) });
   }
   return turns.slice(-HISTORY_MESSAGES);
@@ -135,7 +136,14 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void; c
       for await (const event of streamChat(request, abort.signal)) {
         if (event.type === "sources") dispatch({ type: "sources", id: assistant.id, conversationId: event.conversationId, sources: event.sources });
         else if (event.type === "token") dispatch({ type: "token", id: assistant.id, text: event.text });
-        else dispatch({ type: "done", id: assistant.id, citations: event.citations, ...(event.refusal ? { refusal: event.refusal } : {}) });
+        else
+          dispatch({
+            type: "done",
+            id: assistant.id,
+            citations: event.citations,
+            ...(event.refusal ? { refusal: event.refusal } : {}),
+            ...(event.smallTalk ? { smallTalk: true } : {}),
+          });
       }
       if (abort.signal.aborted) dispatch({ type: "stopped", id: assistant.id });
     } catch (caught) {
