@@ -127,6 +127,21 @@ describe("pastor eval", () => {
     expect(stderr).toContain(`${file}:2:`);
   });
 
+  it("searches a follow-up with its `previous` question, as the chat does, and names the line of a `previous` that is not text", async () => {
+    const dir = tempDir();
+    const followUp = { query: "pode explicar melhor?", type: "followup", relevant: ["MAT 5:44", "LUK 6:27", "LUK 6:35"] };
+    const file = writeFile(dir, "followup.jsonl", `${JSON.stringify({ ...followUp, previous: "o que Jesus disse sobre amar os inimigos?" })}\n${JSON.stringify(followUp)}\n`);
+    const { code, stdout } = await pastor(["eval", "--queries", file, "--json", "--per-query"]);
+    expect(code).toBe(0);
+    const [withPrevious, alone] = (JSON.parse(stdout) as { perQuery: { hit: number }[] }).perQuery;
+    expect(withPrevious!.hit).toBe(1);
+    expect(alone!.hit).toBe(0);
+    const bad = writeFile(dir, "bad-previous.jsonl", `${JSON.stringify({ ...followUp, previous: 5 })}\n`);
+    const refused = await pastor(["eval", "--queries", bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${bad}:1: o campo "previous" deve ser um texto`);
+  });
+
   it.each(["JOA 3:16", "JHN 3", "jhn 3:16", "JHN 3:0"])("names the file and line of a relevant verse it cannot match (%s), which would score 0 silently", async (wrong) => {
     const dir = tempDir();
     const lines = [{ query: "amor", type: "lexical", relevant: ["JHN 3:16"] }, { query: "amai vossos inimigos", type: "lexical", relevant: ["MAT 5:44", wrong] }];

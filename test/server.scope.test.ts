@@ -179,3 +179,22 @@ describe("small talk through /api/chat", () => {
     );
   });
 });
+
+describe("a follow-up through /api/chat", () => {
+  it("is searched with the question before it (the model still reads it as written); alone, it is not", async () => {
+    const provider = new ScriptedProvider(["Jesus ensinou a amar os inimigos."]);
+    await withServer(provider, async (server) => {
+      const history = [
+        { role: "user", content: "o que Jesus disse sobre amar os inimigos?" },
+        { role: "assistant", content: "Amai os vossos inimigos (Mateus 5:44)." },
+      ];
+      const refs = (events: ReturnType<typeof parseSse>) => (events[0]!.data as { sources: { ref: string }[] }).sources.map((source) => source.ref);
+      const followed = parseSse(await (await postChat(server.url, { message: "pode explicar melhor?", history })).text());
+      expect(refs(followed)).toContain("MAT 5:44");
+      expect(provider.requests[0]!.question).toBe("pode explicar melhor?");
+      expect(provider.requests[0]!.messages.at(-1)!.content).toContain("pode explicar melhor?");
+      const alone = parseSse(await (await postChat(server.url, { message: "pode explicar melhor?" })).text());
+      expect(refs(alone)).not.toContain("MAT 5:44");
+    });
+  });
+});

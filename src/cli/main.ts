@@ -6,6 +6,7 @@ import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrieval/eval.js";
+import { retrievalQuery } from "../core/retrieval/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { printCompareTable, printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
@@ -248,7 +249,9 @@ withExamples(
     const rankings: string[][] = [];
     const refused: boolean[] = [];
     for (const query of queries) {
-      const response = await engine.search(query.query, { k: options.k, mode });
+      // A follow-up is searched as the chat searches it: with the question before it.
+      const history = query.previous === undefined ? [] : [{ role: "user" as const, content: query.previous }];
+      const response = await engine.search(retrievalQuery(query.query, history), { k: options.k, mode });
       rankings.push(response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`));
       refused.push(response.scope?.inScope === false);
     }

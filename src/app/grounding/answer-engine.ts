@@ -6,6 +6,7 @@ import { buildChatPrompt, type ChatPrompt, type ChatTurn } from "../../core/grou
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import type { EngineVerse, SearchEngine } from "../../core/retrieval/engine.js";
 import type { StreamCitationCheck } from "../../core/grounding/stream-check.js";
+import { retrievalQuery } from "../../core/retrieval/follow-up.js";
 
 /**
  * What an answer needs from retrieval before the model is called, as plain data (it crosses
@@ -87,12 +88,13 @@ export interface AnswerEngine {
 }
 
 /**
- * Retrieval and prompt building for one question: search (with the out-of-scope gate), the
+ * Retrieval and prompt building for one question: search (with the out-of-scope gate; a
+ * follow-up is searched with the question it follows, core/chat/follow-up.ts), the
  * passages with their context windows, the prompt. The same function runs in a search worker
  * and in process, so both give byte-identical answers.
  */
 export async function prepareAnswer(engine: SearchEngine, question: string, history: readonly ChatTurn[], options: PrepareOptions): Promise<PreparedAnswer> {
-  const response = await engine.search(question, { k: options.topK });
+  const response = await engine.search(retrievalQuery(question, history), { k: options.topK });
   if (response.scope && !response.scope.inScope) return { kind: "out_of_scope", scope: response.scope };
   const passages = passagesFromResults(response.results, (result) =>
     engine.windowCoordinates(result.book, result.chapter, result.verse, options.contextWindow),

@@ -11,6 +11,7 @@ import { buildDocumentChatPrompt } from "../../core/grounding/document-prompt.js
 import type { ChatPrompt, ChatTurn } from "../../core/grounding/prompt.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { loadCollection, type CollectionLoadSettings, type LoadedCollection } from "../retrieval/collection-load.js";
+import { retrievalQuery } from "../../core/retrieval/follow-up.js";
 
 /**
  * What a document collection's answer needs from retrieval before the model is called, as
@@ -23,7 +24,7 @@ export type PreparedCollectionAnswer =
 
 /**
  * Retrieval and prompt building for one question over one collection: its search with the
- * out-of-scope gate, the excerpts, the prompt. The same function runs in a search worker and
+ * out-of-scope gate (a follow-up searched with the question it follows), the excerpts, the prompt. The same function runs in a search worker and
  * in this thread, so both give byte-identical answers.
  */
 export async function prepareCollectionAnswer(
@@ -32,7 +33,7 @@ export async function prepareCollectionAnswer(
   history: readonly ChatTurn[],
   topK: number,
 ): Promise<PreparedCollectionAnswer> {
-  const response = await search.search(question, { k: topK });
+  const response = await search.search(retrievalQuery(question, history), { k: topK });
   if (response.scope && !response.scope.inScope) return { kind: "out_of_scope", scope: response.scope };
   const passages = buildDocumentPassages(response.results);
   const prompt = buildDocumentChatPrompt({ collection: search.collection, question, passages, history: [...history] });

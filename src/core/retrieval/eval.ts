@@ -7,6 +7,8 @@ export interface EvalQuery {
   type: string;
   query: string;
   relevant: string[];
+  /** The asker's question before this one, for a follow-up ("pode explicar melhor?"). */
+  previous?: string;
 }
 
 export class EvalFileError extends Error {
@@ -43,7 +45,14 @@ export function parseEvalFile(text: string, file: string): EvalQuery[] {
     // A misspelt verse id would never match a result: the query would score 0 silently.
     const wrong = relevant.find((id) => !VERSE_ID.test(id) || !bookByCode(id.slice(0, 3)));
     if (wrong !== undefined) throw new EvalFileError(file, index + 1, `versículo relevante inválido: "${wrong}" (esperado LIVRO C:V, com o código de três letras do USFX, como "JHN 3:16")`);
-    queries.push({ id: String(entry.id ?? `q${index + 1}`), type: entry.type, query: entry.query, relevant });
+    if (entry.previous !== undefined && typeof entry.previous !== "string") throw new EvalFileError(file, index + 1, 'o campo "previous" deve ser um texto');
+    queries.push({
+      id: String(entry.id ?? `q${index + 1}`),
+      type: entry.type,
+      query: entry.query,
+      relevant,
+      ...(entry.previous === undefined ? {} : { previous: entry.previous }),
+    });
   });
   return queries;
 }
