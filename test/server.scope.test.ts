@@ -181,6 +181,27 @@ describe("small talk through /api/chat", () => {
 });
 
 describe("a follow-up through /api/chat", () => {
+  it("on a document collection, is searched with the question before it too", async () => {
+    const provider = new ScriptedProvider(["Segundo o material [1]."]);
+    await withServer(
+      provider,
+      async (server) => {
+        await server.collections.reload("exemplo");
+        const history = [
+          { role: "user", content: "o que é a Trindade?" },
+          { role: "assistant", content: "Segundo o material [1]." },
+        ];
+        const sourcesOf = (events: ReturnType<typeof parseSse>) => (events[0]!.data as { sources: { sourceId: string }[] }).sources.map((source) => source.sourceId);
+        const followed = parseSse(await (await postChat(server.url, { message: "me dá outro exemplo", history, collection: "exemplo" })).text());
+        expect(sourcesOf(followed)).toContain("teologia/a-trindade.md");
+        const alone = parseSse(await (await postChat(server.url, { message: "me dá outro exemplo", collection: "exemplo" })).text());
+        expect(sourcesOf(alone)).not.toContain("teologia/a-trindade.md");
+      },
+      { COLLECTIONS_DIR: path.join(ROOT, "collections") },
+      tempDir("pastor-follow-up-data-"),
+    );
+  });
+
   it("is searched with the question before it (the model still reads it as written); alone, it is not", async () => {
     const provider = new ScriptedProvider(["Jesus ensinou a amar os inimigos."]);
     await withServer(provider, async (server) => {
