@@ -46,3 +46,13 @@ describe("retrievalQuery", () => {
     expect(retrievalQuery("por quê?", asked("a torre de Babel", "sim", "não", "por quê?"))).toBe("por quê?");
   });
 });
+
+describe("retrievalQuery and small talk", () => {
+  it("searches the question inside a greeting, and passes over small talk when looking back", () => {
+    expect(retrievalQuery("Bom dia, pastor! Estou com medo do futuro", [])).toBe("Estou com medo do futuro");
+    expect(retrievalQuery("oi, pode explicar melhor?", asked("Boa noite! O que Jesus disse sobre amar os inimigos?", "obrigado!"))).toBe(
+      "O que Jesus disse sobre amar os inimigos?",
+    );
+    expect(retrievalQuery("por quê?", asked("oi"))).toBe("por quê?");
+  });
+});

@@ -161,6 +161,20 @@ describe("small talk through /api/chat", () => {
     });
   });
 
+  it("searches the question inside a greeting or a thanks as the question alone", async () => {
+    const provider = new ScriptedProvider(["Não temas."]);
+    await withServer(provider, async (server) => {
+      const sourcesOf = async (message: string) => (parseSse(await (await postChat(server.url, { message })).text())[0]!.data as { sources: { ref: string }[] }).sources.map((source) => source.ref);
+      const alone = await sourcesOf("estou com medo do futuro");
+      expect(alone.length).toBeGreaterThan(0);
+      expect(await sourcesOf("Bom dia, pastor! Estou com medo do futuro")).toEqual(alone);
+      expect(await sourcesOf("estou com medo do futuro. Obrigada, irmão!")).toEqual(alone);
+      // Before, "bom" and "pastor" led to the good shepherd.
+      expect(alone).not.toContain("JHN 10:11");
+      expect(provider.requests.at(-1)!.question).toBe("estou com medo do futuro. Obrigada, irmão!");
+    });
+  });
+
   it("on a document collection, speaks of the collection", async () => {
     const provider = new ScriptedProvider(["não deveria ser chamado"]);
     await withServer(

@@ -1,10 +1,11 @@
 /**
- * Small talk (src/core/chat/small-talk.ts): messages that only greet, thank, bless or say
+ * Small talk (src/core/retrieval/small-talk.ts, the replies in src/core/chat/small-talk.ts): messages that only greet, thank, bless or say
  * goodbye are recognised whatever their case, accents, punctuation, emoji and forms of
  * address; a message with any other word is a question and is left alone.
  */
 import { describe, expect, it } from "vitest";
-import { smallTalkOf, smallTalkReply, type SmallTalk } from "../src/core/chat/small-talk.js";
+import { smallTalkOf, withoutSmallTalk, type SmallTalk } from "../src/core/retrieval/small-talk.js";
+import { smallTalkReply } from "../src/core/chat/small-talk.js";
 import { scanReferences } from "../src/core/grounding/reference-scan.js";
 
 describe("smallTalkOf", () => {
@@ -70,5 +71,32 @@ describe("the replies hold no reference (the web app would show it as a checked 
 
   it.each<SmallTalk>(["greeting", "thanks", "blessing", "farewell"])("%s", (kind) => {
     for (const reply of [smallTalkReply(kind), smallTalkReply(kind, "aulas")]) expect(scanReferences(reply)).toEqual([]);
+  });
+});
+
+describe("withoutSmallTalk", () => {
+  it.each([
+    ["Bom dia, pastor! Estou com medo do futuro", "Estou com medo do futuro"],
+    ["oi, o que Jesus disse sobre amar os inimigos?", "o que Jesus disse sobre amar os inimigos?"],
+    ["Olá, boa noite. A parábola do semeador", "A parábola do semeador"],
+    ["A paz do Senhor, irmão! Quero entender Romanos 8", "Quero entender Romanos 8"],
+    ["o que significa Salmo 23? Obrigada, pastor!", "o que significa Salmo 23"],
+    ["Oi! Jo 3:16, por favor", "Jo 3:16"],
+    ["boa tarde, não consigo dormir. Desde já, obrigado. Deus te abençoe", "não consigo dormir"],
+  ])("%j → %j", (message, question) => {
+    expect(withoutSmallTalk(message)).toBe(question);
+  });
+
+  it.each([
+    "estou com medo do futuro",
+    "o que significa amém?",
+    "por que Deus é bom?",
+    "meu coração está pesado",
+    "e o que a Bíblia diz sobre o perdão?",
+    "falou com o pastor",
+    "Bom dia, pastor!",
+    "obrigado",
+  ])("leaves %j as it is (no small talk around a question)", (message) => {
+    expect(withoutSmallTalk(message)).toBe(message);
   });
 });

@@ -3,7 +3,7 @@ import type { DocumentSearchResponse } from "../core/retrieval/document-search.j
 import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
 import type { SearchResponse } from "../core/retrieval/engine.js";
 import type { EvalReport } from "../core/retrieval/eval.js";
-import { smallTalkOf } from "../core/chat/small-talk.js";
+import { smallTalkOf } from "../core/retrieval/small-talk.js";
 
 export function printSearchResults(response: SearchResponse, question: string): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);

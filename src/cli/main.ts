@@ -124,14 +124,15 @@ withExamples(
   if (options.collection !== undefined && !isBibleCollection(options.collection)) {
     const response = await withCollections(settings, async (collections) => {
       await ensureCollection(collections, options.collection!, settings);
-      return collections.search(options.collection!, query, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
+      return collections.search(options.collection!, retrievalQuery(query, []), { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
     if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
     else printDocumentResults(response, query);
     return;
   }
   if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection de uma coleção de documentos");
-  const response = await withEngine(settings, (engine) => engine.search(query, { k, mode: options.mode }));
+  // What the chat searches: the question without the greeting or thanks around it.
+  const response = await withEngine(settings, (engine) => engine.search(retrievalQuery(query, []), { k, mode: options.mode }));
   if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
   else printSearchResults(response, query);
 });

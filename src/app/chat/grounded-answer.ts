@@ -8,7 +8,8 @@ import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm
 import { isLlmError } from "../../core/chat/llm.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
-import { smallTalkOf, smallTalkReply, type SmallTalk } from "../../core/chat/small-talk.js";
+import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
+import { smallTalkReply } from "../../core/chat/small-talk.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */

@@ -9,6 +9,7 @@
  * own ("e o que a Bíblia diz sobre o perdão?") is a new question.
  */
 import { foldAccents } from "../analysis/fold.js";
+import { smallTalkOf, withoutSmallTalk } from "./small-talk.js";
 
 /** A turn of the conversation as retrieval reads it (the chat's turns fit). */
 export interface AskedTurn {
@@ -67,20 +68,26 @@ export function isFollowUp(message: string): boolean {
 const LOOK_BACK = 3;
 
 /**
- * What retrieval should search for `message`: the message itself, or, for a follow-up, the last
- * earlier question of the asker that stood on its own followed by what the message adds to it
+ * What retrieval should search for `message`: the question in it without the greeting or thanks
+ * around it (core/retrieval/small-talk.ts), or, for a follow-up, the last earlier question of the
+ * asker that stood on its own (small talk passed over) followed by what the message adds to it
  * (its words of conversation and pointing back left out: "explicar" would find verses about
  * explaining, "isso" nothing).
  */
 export function retrievalQuery(message: string, history: readonly AskedTurn[]): string {
-  if (!isFollowUp(message)) return message;
-  const asked = history.filter((turn) => turn.role === "user").slice(-LOOK_BACK).reverse();
-  const standalone = asked.find((turn) => !isFollowUp(turn.content));
-  if (!standalone) return message;
-  const added = message
+  const question = withoutSmallTalk(message);
+  if (!isFollowUp(question)) return question;
+  const asked = history
+    .filter((turn) => turn.role === "user" && smallTalkOf(turn.content) === undefined)
+    .slice(-LOOK_BACK)
+    .map((turn) => withoutSmallTalk(turn.content))
+    .reverse();
+  const standalone = asked.find((turn) => !isFollowUp(turn));
+  if (!standalone) return question;
+  const added = question
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== "" && !CONVERSATION.has(fold(word)) && !POINTING_BACK.has(fold(word)));
-  return [standalone.content.trim(), ...added].join(" ");
+  return [standalone.trim(), ...added].join(" ");
 }
 
 function fold(word: string): string {
