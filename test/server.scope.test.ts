@@ -40,6 +40,19 @@ async function withServer<T>(
   }
 }
 
+/** A server over the sample lessons' collection "exemplo", read first, in a data directory of its own. */
+function withExampleCollection<T>(provider: Parameters<typeof startTestServer>[1], dataPrefix: string, work: (server: TestServer) => Promise<T>): Promise<T> {
+  return withServer(
+    provider,
+    async (server) => {
+      await server.collections.reload("exemplo");
+      return work(server);
+    },
+    { COLLECTIONS_DIR: path.join(ROOT, "collections") },
+    tempDir(dataPrefix),
+  );
+}
+
 describe("off-topic questions through /api/chat", () => {
   it("writes the exact bytes of the refusal with the offline stub: no sources, the fixed reply, done with the refusal", async () => {
     await withServer(createStubProvider({ chunkDelayMs: 0 }), async (server) => {
@@ -113,23 +126,17 @@ describe("worldly but pastoral questions are answered", () => {
 describe("the gate on a document collection", () => {
   it("refuses a cake recipe over the sample lessons with the collection's reply, and answers what they treat", async () => {
     const provider = new ScriptedProvider(["Segundo o material [1]."]);
-    await withServer(
-      provider,
-      async (server) => {
-        await server.collections.reload("exemplo");
-        const refused = parseSse(await (await postChat(server.url, { message: "como fazer um bolo de chocolate?", collection: "exemplo" })).text());
-        expect(refused.map((event) => event.event)).toEqual(["sources", "token", "done"]);
-        expect(refused[0]!.data).toMatchObject({ collection: "exemplo", sources: [], scope: { inScope: false } });
-        expect(refused[1]!.data).toEqual({ text: documentOutOfScopeMessage("exemplo") });
-        expect(refused[2]!.data).toEqual({ citations: [], refusal: "out_of_scope" });
-        expect(provider.requests).toHaveLength(0);
-        const answered = parseSse(await (await postChat(server.url, { message: "o que é a Trindade?", collection: "exemplo" })).text());
-        expect((answered[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
-        expect(provider.requests).toHaveLength(1);
-      },
-      { COLLECTIONS_DIR: path.join(ROOT, "collections") },
-      tempDir("pastor-scope-data-"),
-    );
+    await withExampleCollection(provider, "pastor-scope-data-", async (server) => {
+      const refused = parseSse(await (await postChat(server.url, { message: "como fazer um bolo de chocolate?", collection: "exemplo" })).text());
+      expect(refused.map((event) => event.event)).toEqual(["sources", "token", "done"]);
+      expect(refused[0]!.data).toMatchObject({ collection: "exemplo", sources: [], scope: { inScope: false } });
+      expect(refused[1]!.data).toEqual({ text: documentOutOfScopeMessage("exemplo") });
+      expect(refused[2]!.data).toEqual({ citations: [], refusal: "out_of_scope" });
+      expect(provider.requests).toHaveLength(0);
+      const answered = parseSse(await (await postChat(server.url, { message: "o que é a Trindade?", collection: "exemplo" })).text());
+      expect((answered[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
+      expect(provider.requests).toHaveLength(1);
+    });
   });
 });
 
@@ -177,43 +184,31 @@ describe("small talk through /api/chat", () => {
 
   it("on a document collection, speaks of the collection", async () => {
     const provider = new ScriptedProvider(["não deveria ser chamado"]);
-    await withServer(
-      provider,
-      async (server) => {
-        await server.collections.reload("exemplo");
-        const events = parseSse(await (await postChat(server.url, { message: "oi", collection: "exemplo" })).text());
-        expect(events.map((event) => event.event)).toEqual(["sources", "token", "done"]);
-        expect(events[0]!.data).toMatchObject({ collection: "exemplo", sources: [] });
-        expect(events[1]!.data).toEqual({ text: smallTalkReply("greeting", "exemplo") });
-        expect(events[2]!.data).toEqual({ citations: [], smallTalk: "greeting" });
-        expect(provider.requests).toHaveLength(0);
-      },
-      { COLLECTIONS_DIR: path.join(ROOT, "collections") },
-      tempDir("pastor-small-talk-data-"),
-    );
+    await withExampleCollection(provider, "pastor-small-talk-data-", async (server) => {
+      const events = parseSse(await (await postChat(server.url, { message: "oi", collection: "exemplo" })).text());
+      expect(events.map((event) => event.event)).toEqual(["sources", "token", "done"]);
+      expect(events[0]!.data).toMatchObject({ collection: "exemplo", sources: [] });
+      expect(events[1]!.data).toEqual({ text: smallTalkReply("greeting", "exemplo") });
+      expect(events[2]!.data).toEqual({ citations: [], smallTalk: "greeting" });
+      expect(provider.requests).toHaveLength(0);
+    });
   });
 });
 
 describe("a follow-up through /api/chat", () => {
   it("on a document collection, is searched with the question before it too", async () => {
     const provider = new ScriptedProvider(["Segundo o material [1]."]);
-    await withServer(
-      provider,
-      async (server) => {
-        await server.collections.reload("exemplo");
-        const history = [
-          { role: "user", content: "o que é a Trindade?" },
-          { role: "assistant", content: "Segundo o material [1]." },
-        ];
-        const sourcesOf = (events: ReturnType<typeof parseSse>) => (events[0]!.data as { sources: { sourceId: string }[] }).sources.map((source) => source.sourceId);
-        const followed = parseSse(await (await postChat(server.url, { message: "me dá outro exemplo", history, collection: "exemplo" })).text());
-        expect(sourcesOf(followed)).toContain("teologia/a-trindade.md");
-        const alone = parseSse(await (await postChat(server.url, { message: "me dá outro exemplo", collection: "exemplo" })).text());
-        expect(sourcesOf(alone)).not.toContain("teologia/a-trindade.md");
-      },
-      { COLLECTIONS_DIR: path.join(ROOT, "collections") },
-      tempDir("pastor-follow-up-data-"),
-    );
+    await withExampleCollection(provider, "pastor-follow-up-data-", async (server) => {
+      const history = [
+        { role: "user", content: "o que é a Trindade?" },
+        { role: "assistant", content: "Segundo o material [1]." },
+      ];
+      const sourcesOf = (events: ReturnType<typeof parseSse>) => (events[0]!.data as { sources: { sourceId: string }[] }).sources.map((source) => source.sourceId);
+      const followed = parseSse(await (await postChat(server.url, { message: "me dá outro exemplo", history, collection: "exemplo" })).text());
+      expect(sourcesOf(followed)).toContain("teologia/a-trindade.md");
+      const alone = parseSse(await (await postChat(server.url, { message: "me dá outro exemplo", collection: "exemplo" })).text());
+      expect(sourcesOf(alone)).not.toContain("teologia/a-trindade.md");
+    });
   });
 
   it("is searched with the question before it (the model still reads it as written); alone, it is not", async () => {
