@@ -88,9 +88,9 @@ export interface AnswerEngine {
 }
 
 /**
- * Retrieval and prompt building for one question: search (with the out-of-scope gate; a
- * follow-up is searched with the question it follows, core/chat/follow-up.ts), the
- * passages with their context windows, the prompt. The same function runs in a search worker
+ * Retrieval and prompt building for one question: search (with the out-of-scope gate; the
+ * question without the small talk around it, a follow-up with the question it follows:
+ * core/retrieval/follow-up.ts), the passages with their context windows, the prompt. The same function runs in a search worker
  * and in process, so both give byte-identical answers.
  */
 export async function prepareAnswer(engine: SearchEngine, question: string, history: readonly ChatTurn[], options: PrepareOptions): Promise<PreparedAnswer> {

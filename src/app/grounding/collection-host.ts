@@ -24,8 +24,9 @@ export type PreparedCollectionAnswer =
 
 /**
  * Retrieval and prompt building for one question over one collection: its search with the
- * out-of-scope gate (a follow-up searched with the question it follows), the excerpts, the prompt. The same function runs in a search worker and
- * in this thread, so both give byte-identical answers.
+ * out-of-scope gate (searched as core/retrieval/follow-up.ts says: without the small talk, a
+ * follow-up with the question it follows), the excerpts, the prompt. The same function runs in
+ * a search worker and in this thread, so both give byte-identical answers.
  */
 export async function prepareCollectionAnswer(
   search: DocumentSearch,
