@@ -10,7 +10,7 @@ import type { ChatTurn } from "../src/core/chat/llm.js";
 const asked = (...questions: string[]): ChatTurn[] => questions.flatMap((content) => [{ role: "user" as const, content }, { role: "assistant" as const, content: "Uma resposta (Mateus 5:44)." }]);
 
 describe("isFollowUp", () => {
-  it.each(["pode explicar melhor?", "Por quê?", "me dá outro exemplo", "e como faço isso na prática?", "o que isso significa?", "quem disse isso?", "não entendi, explica de novo", "sim"])(
+  it.each(["pode explicar melhor?", "Por quê?", "me dá outro exemplo", "o que Jesus quis dizer com isso?", "e como faço isso na prática?", "o que isso significa?", "quem disse isso?", "não entendi, explica de novo", "sim"])(
     "%j leans on what came before",
     (message) => expect(isFollowUp(message)).toBe(true),
   );
@@ -19,6 +19,7 @@ describe("isFollowUp", () => {
     "e o que a Bíblia diz sobre o perdão?",
     "estou com medo do futuro",
     "Deus está comigo?",
+    "quem foi Davi e o que ele fez?",
     "João 3:16",
     "o que é fé?",
     "",

@@ -48,6 +48,12 @@ const CONVERSATION: ReadonlySet<string> = new Set([
 
 /** A follow-up is short: a longer message states its own question. */
 const MAX_WORDS = 12;
+/**
+ * Words of its own a message that points back may hold and still be a follow-up ("por que ele
+ * fez isso?", "o que Jesus quis dizer com isso?"); with more it asks its own question, the
+ * pronoun inside it ("quem foi Davi e o que ele fez?").
+ */
+const MAX_SUBJECT_WORDS = 3;
 
 function wordsOf(text: string): string[] {
   return fold(text)
@@ -61,7 +67,8 @@ function wordsOf(text: string): string[] {
 export function isFollowUp(message: string): boolean {
   const words = wordsOf(message);
   if (words.length === 0 || words.length > MAX_WORDS) return false;
-  return words.some((word) => POINTING_BACK.has(word)) || words.every((word) => CONVERSATION.has(word));
+  const subject = words.filter((word) => !CONVERSATION.has(word) && !POINTING_BACK.has(word));
+  return subject.length === 0 || (subject.length <= MAX_SUBJECT_WORDS && words.some((word) => POINTING_BACK.has(word)));
 }
 
 /** How many of the asker's earlier turns are looked at for the question a follow-up is about. */
