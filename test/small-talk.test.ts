@@ -34,6 +34,11 @@ describe("smallTalkOf", () => {
     expect(smallTalkOf(message)).toBe(kind);
   });
 
+  it("reads a message whose accents come as combining marks (NFD) as the same words", () => {
+    expect(smallTalkOf("Agradeço, irmã!".normalize("NFD"))).toBe("thanks");
+    expect(withoutSmallTalk("Olá! Não consigo dormir. Agradeço.".normalize("NFD"))).toBe("Não consigo dormir".normalize("NFD"));
+  });
+
   it.each([
     "bom dia, estou com medo do futuro",
     "oi, o que Jesus disse sobre amar os inimigos?",

@@ -8,8 +8,7 @@
  * has is conversation ("explicar", "exemplo", "melhor", "sim"); a message with a subject of its
  * own ("e o que a Bíblia diz sobre o perdão?") is a new question.
  */
-import { foldAccents } from "../analysis/fold.js";
-import { smallTalkOf, withoutSmallTalk } from "./small-talk.js";
+import { smallTalkOf, withoutSmallTalk, wordsOf } from "./small-talk.js";
 
 /** A turn of the conversation as retrieval reads it (the chat's turns fit). */
 export interface AskedTurn {
@@ -55,17 +54,9 @@ const MAX_WORDS = 12;
  */
 const MAX_SUBJECT_WORDS = 3;
 
-function wordsOf(text: string): string[] {
-  return fold(text)
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim()
-    .split(" ")
-    .filter((word) => word !== "");
-}
-
 /** Whether a message, read alone, leans on what was said before it (see the module doc). */
 export function isFollowUp(message: string): boolean {
-  const words = wordsOf(message);
+  const words = wordsOf(message).map((word) => word.folded);
   if (words.length === 0 || words.length > MAX_WORDS) return false;
   const subject = words.filter((word) => !CONVERSATION.has(word) && !POINTING_BACK.has(word));
   return subject.length === 0 || (subject.length <= MAX_SUBJECT_WORDS && words.some((word) => POINTING_BACK.has(word)));
@@ -91,12 +82,8 @@ export function retrievalQuery(message: string, history: readonly AskedTurn[]): 
     .reverse();
   const standalone = asked.find((turn) => !isFollowUp(turn));
   if (!standalone) return question;
-  const added = question
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== "" && !CONVERSATION.has(fold(word)) && !POINTING_BACK.has(fold(word)));
+  const added = wordsOf(question)
+    .filter((word) => !CONVERSATION.has(word.folded) && !POINTING_BACK.has(word.folded))
+    .map((word) => question.slice(word.start, word.end));
   return [standalone.trim(), ...added].join(" ");
-}
-
-function fold(word: string): string {
-  return foldAccents(word.toLowerCase());
 }

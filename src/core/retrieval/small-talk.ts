@@ -3,7 +3,7 @@
  * "obrigada pela ajuda", "a paz do Senhor", "amém", "tchau, fique com Deus").
  *
  * - `smallTalkOf`: a message that is only small talk asks nothing; the chat gives it a fixed,
- *   friendly reply (core/chat/small-talk-reply.ts) instead of searching it (its words would
+ *   friendly reply (core/chat/small-talk.ts) instead of searching it (its words would
  *   find verses that merely say "dia" or "paz") or refusing it as out of scope. Conservative by
  *   construction: every word must belong to a known phrase or be a form of address ("pastor");
  *   one other word ("bom dia, estou com medo") and the message is a question.
@@ -66,14 +66,16 @@ const ALL = longestFirst((Object.entries(PHRASES) as [SmallTalk, readonly string
 const OPENING = longestFirst(phrasesOf("greeting", [...OPENERS, "por favor"]));
 const CLOSING = longestFirst([...phrasesOf("thanks", [...THANKS, "por favor"]), ...phrasesOf("blessing", CLOSING_BLESSINGS), ...phrasesOf("farewell", CLOSING_FAREWELLS)]);
 
-interface Word {
+/** A word of a message: lowercase without accents, and where it stands in the message. */
+export interface Word {
   folded: string;
   start: number;
   end: number;
 }
 
-function wordsOf(text: string): Word[] {
-  return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((match) => ({ folded: foldAccents(match[0].toLowerCase()), start: match.index, end: match.index + match[0].length }));
+/** The words of a message (letters and digits, with their combining accents), folded, with their places. */
+export function wordsOf(text: string): Word[] {
+  return [...text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map((match) => ({ folded: foldAccents(match[0].toLowerCase()), start: match.index, end: match.index + match[0].length }));
 }
 
 /** The phrase of `phrases` whose words are `words` from `at` on, if any. */
