@@ -6,7 +6,7 @@ import { CollectionService } from "../src/app/collection-service.js";
 import { readSettings } from "../src/config/settings.js";
 import { tempDir } from "./support/usfx.js";
 import { analyzeTokens } from "../src/core/analysis/index.js";
-import { contentTokens, CUE_PREFIX, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES } from "../src/core/retrieval/scope/features.js";
+import { contentTokens, CUE_PREFIX, nameShares, passageCoverage, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES, type WordEvidence } from "../src/core/retrieval/scope/features.js";
 import { decideScope, faithWordsOf, type ScopeModel } from "../src/core/retrieval/scope/gate.js";
 import { fitLogistic, predict } from "../src/core/retrieval/scope/logistic.js";
 import { parseTopicRows, TopicLexicon } from "../src/core/retrieval/scope/topics.js";
@@ -75,6 +75,26 @@ describe("the out-of-scope gate on the real Bible index", () => {
     expect(scope.reasons.weighed.some((entry) => entry.feature === "firstPerson" && entry.contribution < 0)).toBe(true);
   });
 
+  it("decides the same whatever k and mode the search asks for (it reads the evidence it was fitted on)", async () => {
+    for (const question of ["a queda das muralhas de Jericó", "qual o melhor vinho para churrasco?", "estou com medo do futuro"]) {
+      const decisions = await Promise.all(
+        [{ k: 6 }, { k: 1 }, { k: 10 }, { k: 30 }, { k: 6, mode: "lexical" as const }, { k: 10, mode: "dense" as const }].map(async (options) => (await loaded.engine.search(question, options)).scope),
+      );
+      for (const decision of decisions) expect(decision, question).toEqual(decisions[0]);
+    }
+  });
+
+  it("sees a story's words meet in one passage and its names as the text writes them", async () => {
+    const { lexicons } = await loadScopeResources();
+    const vocabulary = loaded.engine.vocabulary();
+    const words = wordEvidence("Eliseu e o machado que caiu na água", vocabulary, lexicons);
+    expect(words.find((word) => word.word === "eliseu")?.corpusName).toBe(true);
+    expect(words.find((word) => word.word === "machado")?.corpusName).toBeUndefined();
+    // 2 Reis 6:5-6 holds them all; "vinho" and "churrasco" never meet.
+    expect(passageCoverage(words, vocabulary)).toBe(1);
+    expect(passageCoverage(wordEvidence("vinho para churrasco", vocabulary, lexicons), vocabulary)).toBeLessThan(0.5);
+  });
+
   it("reads a typo of a corpus word as that word, not as a foreign one", async () => {
     const words = wordEvidence("estou com mdeo do futuro", loaded.engine.vocabulary(), (await loadScopeResources()).lexicons);
     expect(words.find((word) => word.word === "mdeo")).toMatchObject({ status: "typo", correctedTo: "medo" });
@@ -93,6 +113,34 @@ describe("the gate's pieces", () => {
   it("drops stopwords, numbers and question words from the content words", () => {
     const vocabulary = textVocabulary([], (text) => analyzeTokens(text));
     expect(contentTokens("como fazer um bolo de chocolate em 2024?", vocabulary).map((token) => token.surface)).toEqual(["bolo", "chocolate"]);
+  });
+
+  it("reads spoken contractions and chat shorthand as function words ('pra', 'pro', 'vc')", () => {
+    const vocabulary = textVocabulary([], (text) => analyzeTokens(text));
+    expect(contentTokens("vc sabe pq ele subiu pro céu pra sempre?", vocabulary).map((token) => token.surface)).toEqual(["sabe", "subiu", "ceu", "sempre"]);
+  });
+
+  it("passage coverage: the largest share of the question's idf mass that one stretch of units holds", () => {
+    const texts = ["Naamã foi ao rio", "e mergulhou sete vezes", "e a lepra o deixou", "outra coisa", "mais outra", "ainda outra", "fim da lepra", "uma ovelha"];
+    const vocabulary = textVocabulary(texts.map((text) => ({ text, terms: analyzeTokens(text).map((t) => t.term) })), (text) => analyzeTokens(text));
+    const word = (surface: string, specificity: number, status: WordEvidence["status"] = "known"): WordEvidence => ({
+      word: surface, term: analyzeTokens(surface)[0]!.term, status, documentFrequency: 1, specificity, lexnames: new Map(), domains: new Set(),
+    });
+    // "naamã", "rio" and "lepra" meet within 3 units of unit 1; "ovelha" is 7 units from "naamã".
+    expect(passageCoverage([word("naamã", 1), word("rio", 1), word("lepra", 1)], vocabulary)).toBe(1);
+    expect(passageCoverage([word("naamã", 1), word("ovelha", 1)], vocabulary)).toBe(0.5);
+    expect(passageCoverage([word("naamã", 1), word("ovelha", 1)], vocabulary, 7)).toBe(1);
+    // A word the collection lacks counts in the question's mass, never in a passage's.
+    expect(passageCoverage([word("naamã", 1), word("dinossauro", 1, "foreign")], vocabulary)).toBe(0.5);
+    expect(passageCoverage([], vocabulary)).toBe(0);
+  });
+
+  it("a name is a word the texts capitalize in mid-sentence; a sentence's first word says nothing", () => {
+    const share = nameShares(["Lepra. Naamã foi curado da lepra, disse Naamã.", "E Naamã voltou; a lepra saiu"]);
+    expect(share("naama")).toBe(1);
+    expect(share("lepra")).toBe(0);
+    expect(share("voltou")).toBe(0);
+    expect(share("nunca")).toBe(0);
   });
 
   it("faith words are found folded", () => {

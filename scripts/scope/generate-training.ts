@@ -16,9 +16,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { analyzeWord, foldAccents, splitWords } from "../../src/core/analysis/index.js";
+import { isStopword } from "../../src/core/analysis/stopwords.js";
 import { parseTopicRows } from "../../src/core/retrieval/scope/topics.js";
 import { loadUsfxFile } from "../../src/adapters/sources/usfx-file.js";
 import { findProjectRoot } from "../../src/project-root.js";
+import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 
 const root = findProjectRoot(import.meta.url);
 
@@ -272,6 +274,96 @@ for (let i = 0; i < 320 && worldlyWords.length > 0; i++) {
   const word = pick(worldlyWords);
   add("wordnet-worldly", false, pick([`${word}`, `como fazer ${word}`, `preço de ${word}`, `onde comprar ${word}`, `o que é ${word}`, `como funciona ${word}`, `melhor ${word}`, `${word} barato`]));
 }
+
+// Stories told by what happens in them: a name and what is near it in the text ("a lepra de
+// Naamã", "Paulo em Damasco"). A story runs over several verses, so the words are drawn from a
+// random verse and its neighbours (nouns from further around): names (capitalised in mid-sentence), and nouns (WordNet's
+// majority sense) the corpus uses in a few hundred verses at most. Typed as people type them,
+// a third lowercase and without accents. Appended after every other generator, so the rows
+// above stay as they were.
+const nounWords = new Set(topicRows.filter((row) => majority(row.lexnames)?.startsWith("noun.")).map((row) => foldAccents(row.lemma)));
+const wordDf = new Map<string, number>();
+for (const verse of verses) for (const word of new Set(splitWords(verse.text).map((w) => foldAccents(w)))) wordDf.set(word, (wordDf.get(word) ?? 0) + 1);
+const STORY_TEMPLATES = [
+  "a {noun} de {name}", "{name} e {noun}", "o que aconteceu com {name} em {place}", "{name} em {place}", "a história de {name} e {noun}",
+  "como foi {noun} de {name}", "o que {name} fez em {place}", "por que {name} foi para {place}", "{noun} {name}", "{name} {noun} {place}",
+  "{name} {verb} {noun}", "quando {name} {verb} em {place}", "o {noun} que {verb}, {name}", "{noun} e {noun} de {name}",
+];
+// An asker names a story's things in words of their own: half the nouns are swapped for a
+// synonym or verb↔noun partner the lexicon gives (OpenWordNet-PT) that the corpus also uses.
+const expander = (await loadRetrievalAids()).expander;
+const paraphrase = (word: string) => {
+  // Only words the corpus uses: a rare dictionary synonym ("ambientar", "predicado") is no one's way of telling a story.
+  const others = (expander?.expand(word) ?? []).filter((other) => /^\p{L}{4,}$/u.test(other) && (wordDf.get(foldAccents(other.toLowerCase())) ?? 0) >= 5);
+  return others.length > 0 && random() < 0.5 ? pick(others) : word;
+};
+/** Verbs of the narrative past ("caiu", "subiu", "curou"): what happened, as the text tells it. */
+const isNarrativeVerb = (folded: string) => /^\p{L}{3,}(?:ou|eu|iu)$/u.test(folded) && !isStopword(folded);
+const asTyped = (query: string) => (random() < 0.33 ? foldAccents(query.toLowerCase()) : query);
+for (let made = 0, tries = 0; made < 300 && tries < 20_000; tries++) {
+  const at = Math.floor(random() * verses.length);
+  const window = verses.slice(Math.max(0, at - 3), at + 4).filter((verse) => verse.book === verses[at]!.book);
+  // The nouns from a wider stretch: an asker names a story's things in words of their own, rarely all in one place.
+  const wider = verses.slice(Math.max(0, at - 10), at + 11).filter((verse) => verse.book === verses[at]!.book);
+  const names = [...new Set(window.flatMap((verse) => [...verse.text.matchAll(/(?<=[\p{Ll},;] )(\p{Lu}\p{Ll}{2,})/gu)].map((m) => m[1]!)))].filter(
+    // Names only: a word WordNet knows as a common noun ("Reino", "Pai", "Templo") is the text's capitalisation of reverence.
+    (name) => (nameCounts.get(name) ?? 0) >= 3 && !nounWords.has(foldAccents(name.toLowerCase())) && !["Senhor", "Deus", "Eis", "Porque", "Então", "Pois", "Mas", "Disse", "Assim"].includes(name),
+  );
+  const nouns = [...new Set(wider.flatMap((verse) => splitWords(verse.text)))].filter((word) => {
+    const folded = foldAccents(word);
+    const df = wordDf.get(folded) ?? 0;
+    return word === word.toLowerCase() && folded.length >= 4 && !isStopword(folded) && nounWords.has(folded) && df >= 2 && df <= 400;
+  });
+  const verbs = [...new Set(wider.flatMap((verse) => splitWords(verse.text)))].filter((word) => word === word.toLowerCase() && isNarrativeVerb(foldAccents(word)));
+  if (names.length === 0 || nouns.length === 0) continue;
+  const template = pick(STORY_TEMPLATES);
+  const name = pick(names);
+  const others = names.filter((other) => other !== name);
+  if ((template.includes("{place}") && others.length === 0) || (template.includes("{verb}") && verbs.length === 0)) continue;
+  const query = template
+    .replace("{name}", name)
+    .replaceAll("{noun}", () => paraphrase(pick(nouns)))
+    .replace("{verb}", () => pick(verbs))
+    .replace("{place}", () => (others.length > 0 ? pick(others) : ""));
+  add("named-story", true, asTyped(query));
+  made++;
+}
+
+// Stories described without a name, as people remember them ("o machado que caiu no rio e
+// boiou"): three to five nouns and narrative verbs from one stretch of about seven verses, half
+// the nouns in the asker's own words (the lexicon), in the shapes of spoken Portuguese.
+const DESCRIBED_TEMPLATES = [
+  "aquele {noun} que {verb} no {noun}", "o {noun} que {verb} e o {noun}", "quando {verb} o {noun} e o {noun}", "a história do {noun} e do {noun}",
+  "o {noun} do {noun} que {verb}", "{noun} {noun} {verb}", "o que aconteceu com o {noun} que {verb}", "a vez que o {noun} {verb} no {noun}",
+];
+for (let made = 0, tries = 0; made < 300 && tries < 20_000; tries++) {
+  const at = Math.floor(random() * verses.length);
+  const stretch = verses.slice(Math.max(0, at - 3), at + 4).filter((verse) => verse.book === verses[at]!.book);
+  const words = [...new Set(stretch.flatMap((verse) => splitWords(verse.text)))].filter((word) => word === word.toLowerCase());
+  const nouns = words.filter((word) => {
+    const folded = foldAccents(word);
+    const df = wordDf.get(folded) ?? 0;
+    return folded.length >= 4 && !isStopword(folded) && nounWords.has(folded) && df >= 2 && df <= 600;
+  });
+  const verbs = words.filter((word) => isNarrativeVerb(foldAccents(word)));
+  if (nouns.length < 3 || verbs.length === 0) continue;
+  const query = pick(DESCRIBED_TEMPLATES)
+    .replaceAll("{noun}", () => paraphrase(pick(nouns)))
+    .replaceAll("{verb}", () => pick(verbs));
+  add("described-story", true, asTyped(query));
+  made++;
+}
+
+// Worldly questions about places the Bible also names (travel, weather, money, news).
+const BIBLE_LANDS = [
+  "Jerusalém", "Israel", "Egito", "Roma", "Grécia", "Atenas", "Damasco", "Síria", "Líbano", "Chipre", "Malta", "Belém",
+  "Nazaré", "Galileia", "Jordânia", "Mar Morto", "Iraque", "Turquia", "Creta", "Corinto",
+];
+fill("travel-bible-lands", false, [
+  "o que fazer em {x}", "hotel barato em {x}", "previsão do tempo em {x}", "quanto custa a passagem para {x}",
+  "pontos turísticos de {x}", "precisa de visto para {x}?", "fuso horário de {x}", "qual a moeda de {x}",
+  "melhores restaurantes em {x}", "clima em {x} em julho", "pacote de viagem para {x}", "notícias de {x} hoje",
+], BIBLE_LANDS, 140);
 
 // ---------------------------------------------------------------- write
 const unique = new Map<string, Row>();

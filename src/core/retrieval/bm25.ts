@@ -109,6 +109,12 @@ export class Bm25Index {
     return id < 0 ? 0 : this.offsets[id + 1]! - this.offsets[id]!;
   }
 
+  /** The documents holding a term, in increasing order (a view into the index: do not write to it). */
+  documentsOf(term: string): Int32Array {
+    const id = this.vocabulary.idOf(term);
+    return id < 0 ? this.docs.subarray(0, 0) : this.docs.subarray(this.offsets[id]!, this.offsets[id + 1]!);
+  }
+
   /** Lucene's BM25 idf, always positive: ln(1 + (N - df + 0.5) / (df + 0.5)). */
   idf(term: string): number {
     return this.idfOf(this.documentFrequency(term));

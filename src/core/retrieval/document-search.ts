@@ -7,7 +7,7 @@
  */
 import { analyze, foldAccents } from "../analysis/index.js";
 import type { CorpusVocabulary } from "./scope/features.js";
-import type { ScopeDecision } from "./scope/gate.js";
+import { SCOPE_EVIDENCE_DEPTH, type ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS } from "./fusion.js";
 import type { SearchMode } from "./dense-side.js";
 import { PLAIN_LEXICAL } from "./lexical-side.js";
@@ -90,9 +90,14 @@ export class DocumentSearch {
   async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResponse> {
     const k = Math.max(0, Math.floor(options.k ?? this.settings.topK));
     const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
-    const respond = (results: DocumentHit[]): DocumentSearchResponse => {
+    /** `searched`: the silos the results come from (none when nothing could be searched). */
+    const respond = async (results: DocumentHit[], searched?: readonly Silo[]): Promise<DocumentSearchResponse> => {
       const response: DocumentSearchResponse = { query, collection: this.collection, mode, results, notices };
-      const scope = this.hybrid.scopeOf(query, results.map((hit) => ({ via: hit.via, matchedTerms: hit.matchedTerms, reference: hit.citation })));
+      if (!this.hybrid.hasScopeGate) return response;
+      // The gate reads the evidence it was fitted on, whatever the asker's k and mode (engine.ts says why).
+      const hybrid = this.hybrid.effectiveMode("hybrid").mode;
+      const evidence = (k === SCOPE_EVIDENCE_DEPTH && mode === hybrid) || searched === undefined ? results : await this.hits(query, SCOPE_EVIDENCE_DEPTH, hybrid, searched);
+      const scope = this.hybrid.scopeOf(query, evidence.map((hit) => ({ via: hit.via, matchedTerms: hit.matchedTerms, reference: hit.citation })));
       if (scope) response.scope = scope;
       return response;
     };
@@ -106,11 +111,14 @@ export class DocumentSearch {
       }
       silos = [silo];
     }
+    return respond(await this.hits(query, k, mode, silos), silos ?? this.hybrid.silos);
+  }
 
-    // A query with no searchable word (empty, stopwords only) finds nothing on either side.
-    if (analyze(query).length === 0 || k === 0) return respond([]);
+  /** The k hits for a query (none for a query with no searchable word: empty, stopwords only). */
+  private async hits(query: string, k: number, mode: SearchMode, silos: readonly Silo[] | undefined): Promise<DocumentHit[]> {
+    if (analyze(query).length === 0 || k === 0) return [];
     const ranked = await this.hybrid.rank(query, { mode, k, silos });
-    return respond(ranked.slice(0, k).map((item, index) => toHit(this.hybrid.units[item.doc]!, item, index + 1)));
+    return ranked.slice(0, k).map((item, index) => toHit(this.hybrid.units[item.doc]!, item, index + 1));
   }
 }
 

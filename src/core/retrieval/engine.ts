@@ -3,7 +3,7 @@ import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
-import type { ScopeDecision } from "./scope/gate.js";
+import { SCOPE_EVIDENCE_DEPTH, type ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
 import { isSituation, themeOf } from "./query-frame.js";
 import type { SearchMode } from "./dense-side.js";
@@ -267,10 +267,23 @@ export class SearchEngine {
   async search(query: string, options: { k?: number; mode?: SearchMode } = {}): Promise<SearchResponse> {
     const k = options.k ?? this.settings.topK;
     const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
+    const { results, lookups } = await this.resultsFor(query, k, mode);
+    const response: SearchResponse = { query, mode, results, references: lookups, notices };
+    if (!this.hybrid.hasScopeGate) return response;
+    // The gate reads the evidence it was fitted on, whatever the asker's k and mode: the first
+    // SCOPE_EVIDENCE_DEPTH results of the hybrid search (a deeper search orders its head a
+    // little differently, and one side alone agrees with nothing).
+    const hybrid = this.hybrid.effectiveMode("hybrid").mode;
+    const evidence = k === SCOPE_EVIDENCE_DEPTH && mode === hybrid ? results : (await this.resultsFor(query, SCOPE_EVIDENCE_DEPTH, hybrid)).results;
+    const scope = this.hybrid.scopeOf(query, evidence, lookups.some((reference) => reference.ok));
+    return scope ? { ...response, scope } : response;
+  }
 
+  /** The k results for a query: its explicit references first, then the ranked search of the rest. */
+  private async resultsFor(query: string, k: number, mode: SearchMode): Promise<{ results: SearchResult[]; lookups: ReferenceLookup[] }> {
     const { lookups, docs: referenceDocs } = this.resolveReferences(query);
     const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
-    if (results.length >= k) return this.withScope({ query, mode, results, references: lookups, notices });
+    if (results.length >= k) return { results, lookups };
 
     const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
     const found = await this.rank(remainder, mode, k);
@@ -280,14 +293,7 @@ export class SearchEngine {
       if (seen.has(hit.doc)) continue;
       results.push(this.toResult(hit.doc, hit.via as Via[], hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
     }
-    return this.withScope({ query, mode, results, references: lookups, notices });
-  }
-
-  /** The response with the out-of-scope gate's decision, when the gate is loaded. */
-  private withScope(response: SearchResponse): SearchResponse {
-    const hasReference = response.references.some((reference) => reference.ok);
-    const scope = this.hybrid.scopeOf(response.query, response.results, hasReference);
-    return scope ? { ...response, scope } : response;
+    return { results, lookups };
   }
 
   private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {

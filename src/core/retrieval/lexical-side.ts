@@ -6,7 +6,7 @@
  * unaccented words restored to the corpus's spelling. Pure.
  */
 import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
-import { wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
+import { nameShares, wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
 import { Bm25Index, type WeightedTerm } from "./bm25.js";
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf } from "./query-frame.js";
@@ -144,8 +144,10 @@ export class LexicalSide {
     this.corpusVocabulary ??= {
       documentCount: this.index.documentCount,
       termFrequency: (term) => this.index.documentFrequency(term),
+      termDocuments: (term) => this.index.documentsOf(term),
       wordFrequency: (word) => this.exact().documentFrequency(word),
       wordsOfTerm: wordsByTerm(this.units.map((unit) => unit.text)),
+      nameShare: nameShares(this.units.map((unit) => unit.text)),
       analyze: (text) => analyzeTokens(text, this.restoreAccents),
     };
     return this.corpusVocabulary;

@@ -132,6 +132,7 @@ export class UnitSearch<U extends LexicalUnit> {
       vocabulary.wordsOfTerm("");
       vocabulary.termFrequency("");
       vocabulary.wordFrequency("");
+      vocabulary.nameShare("");
     }
   }
 
@@ -162,6 +163,11 @@ export class UnitSearch<U extends LexicalUnit> {
     if (this.silos.length === 1) return this.silos[0]!.lexical.vocabulary();
     this.vocabularyValue ??= textVocabulary(this.units, (text) => analyzeTokens(text, this.restoreAccents));
     return this.vocabularyValue;
+  }
+
+  /** Whether the out-of-scope gate is loaded (scopeOf decides). */
+  get hasScopeGate(): boolean {
+    return this.deps.scope !== undefined;
   }
 
   /** The gate's decision on a question and what was found for it, when the gate is loaded. */

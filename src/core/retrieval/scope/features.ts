@@ -13,10 +13,14 @@ export interface CorpusVocabulary {
   readonly documentCount: number;
   /** Documents whose analysed terms include this term (stem). */
   termFrequency(term: string): number;
+  /** Those documents, in increasing order (documents in corpus order: neighbours are neighbours in the text). */
+  termDocuments(term: string): ArrayLike<number>;
   /** Documents containing this folded word exactly. */
   wordFrequency(foldedWord: string): number;
   /** The folded corpus words that analyse to a term ("amai", "amar" for "ama"). */
   wordsOfTerm(term: string): readonly string[];
+  /** 0..1: how often the corpus writes this folded word capitalized in mid-sentence (a name: "Naamã", "Jericó"). */
+  nameShare(foldedWord: string): number;
   /** The question's analysed tokens as the collection's lexical side sees them (accents restored). */
   analyze(text: string): AnalyzedToken[];
 }
@@ -48,7 +52,12 @@ export interface WordEvidence {
   /** WordNet lexicographer files of the word, with shares. */
   lexnames: ReadonlyMap<string, number>;
   domains: ReadonlySet<string>;
+  /** The collection writes the word as a name (capitalized in mid-sentence at least NAME_SHARE of the time). */
+  corpusName?: boolean;
 }
+
+/** The share of capitalized mid-sentence occurrences from which a corpus word is a name. */
+export const NAME_SHARE = 0.9;
 
 /**
  * Words that ask about the question rather than name its subject ("como", "fazer", "melhor"):
@@ -61,6 +70,8 @@ const QUESTION_WORDS = new Set(
     "gostaria", "preciso", "melhor", "bom", "boa", "dizer", "diz", "fala", "falar", "explique", "explica",
     "explicar", "me", "sobre", "ajuda", "ajudar", "hoje", "agora", "coisa", "coisas", "favor", "alguém", "alguem",
     "vai", "vou", "ir", "fica", "ficar", "dá", "dar", "usar", "certo", "errado", "tudo",
+    // Spoken contractions and chat shorthand: function words, whatever the corpus spells alike.
+    "pra", "pras", "pro", "pros", "dum", "duma", "duns", "dumas", "tá", "tô", "cê", "vc", "vcs", "pq", "tb", "tbm", "né",
   ].map((word) => foldAccents(word)),
 );
 
@@ -109,18 +120,32 @@ export function textVocabulary(
   documents: readonly { text: string; terms: readonly string[] }[],
   analyzeText: (text: string) => AnalyzedToken[],
 ): CorpusVocabulary {
-  let termDf: Map<string, number> | undefined;
+  let termDocs: Map<string, number[]> | undefined;
   let wordDf: Map<string, number> | undefined;
   const count = (lists: Iterable<Iterable<string>>) => {
     const df = new Map<string, number>();
     for (const list of lists) for (const item of new Set(list)) df.set(item, (df.get(item) ?? 0) + 1);
     return df;
   };
+  const postings = () => {
+    if (termDocs) return termDocs;
+    termDocs = new Map();
+    documents.forEach((doc, index) => {
+      for (const term of new Set(doc.terms)) {
+        const list = termDocs!.get(term);
+        if (list) list.push(index);
+        else termDocs!.set(term, [index]);
+      }
+    });
+    return termDocs;
+  };
   return {
     documentCount: documents.length,
-    termFrequency: (term) => (termDf ??= count(documents.map((doc) => doc.terms))).get(term) ?? 0,
+    termFrequency: (term) => postings().get(term)?.length ?? 0,
+    termDocuments: (term) => postings().get(term) ?? [],
     wordFrequency: (word) => (wordDf ??= count(documents.map((doc) => splitWords(doc.text).map((w) => foldAccents(w))))).get(word) ?? 0,
     wordsOfTerm: wordsByTerm(documents.map((doc) => doc.text)),
+    nameShare: nameShares(documents.map((doc) => doc.text)),
     analyze: analyzeText,
   };
 }
@@ -146,6 +171,32 @@ export function wordsByTerm(texts: readonly string[]): (term: string) => readonl
       }
     }
     return map.get(term) ?? [];
+  };
+}
+
+/**
+ * A lookup from each folded word to the share of its mid-sentence occurrences written
+ * capitalized (built once per collection, on first use). A word opening a text or a sentence
+ * says nothing and is not counted.
+ */
+export function nameShares(texts: readonly string[]): (foldedWord: string) => number {
+  let counts: Map<string, { seen: number; capitalized: number }> | undefined;
+  return (foldedWord) => {
+    if (!counts) {
+      counts = new Map();
+      for (const text of texts) {
+        for (const match of text.matchAll(/(?<=[\p{L}\p{N},;:] +)\p{L}+/gu)) {
+          const word = match[0];
+          const key = foldAccents(word.toLowerCase());
+          let entry = counts.get(key);
+          if (!entry) counts.set(key, (entry = { seen: 0, capitalized: 0 }));
+          entry.seen++;
+          if (word[0] !== word[0]!.toLowerCase()) entry.capitalized++;
+        }
+      }
+    }
+    const entry = counts.get(foldedWord);
+    return entry ? entry.capitalized / entry.seen : 0;
   };
 }
 
@@ -201,7 +252,10 @@ export function wordEvidence(question: string, vocabulary: CorpusVocabulary, lex
     const df = Math.max(stemDf, exactDf);
     const topics = lexicons.topics.topics(token.term, token.surface);
     const base = { word: token.surface, term: token.term, lexnames: topics?.lexnames ?? new Map(), domains: topics?.domains ?? new Set<string>() };
-    if (df > 0) return { ...base, status: "known" as const, documentFrequency: df, specificity: specificity(df) };
+    if (df > 0) {
+      const corpusName = exactDf > 0 && vocabulary.nameShare(token.surface) >= NAME_SHARE;
+      return { ...base, status: "known" as const, documentFrequency: df, specificity: specificity(df), ...(corpusName ? { corpusName } : {}) };
+    }
     const real = lexicons.words.hasStem(token.term) || topics !== undefined;
     for (const other of lexicons.related?.(token.surface) ?? []) {
       const otherTerm = analyzeWord(other.toLowerCase());
@@ -262,6 +316,8 @@ export const FEATURE_NAMES: readonly string[] = [
   ...Object.keys(LEXNAME_FEATURES).map((group) => `unknown:${group}`),
   "bestHitCoverage",
   "agreement",
+  "passageCoverage",
+  "corpusNameShare",
 ];
 
 export interface RetrievalEvidence {
@@ -271,8 +327,43 @@ export interface RetrievalEvidence {
   agreement: number;
 }
 
+/** How many units on each side of a unit make one stretch of text for {@link passageCoverage}. */
+export const PASSAGE_RADIUS = 3;
+
+/**
+ * 0..1: the largest share of the question's idf mass that one stretch of the corpus (a unit and
+ * PASSAGE_RADIUS neighbours on each side) holds, each known word counted once. A story is told
+ * over several verses: "Naamã", "lepra" and "Jordão" meet in 2 Reis 5 though no verse holds all
+ * three, while the words of a worldly question rarely meet anywhere ("passagem", "barata",
+ * "Jerusalém"). Read from the lexical index, whatever retrieval ranked first.
+ */
+export function passageCoverage(words: readonly WordEvidence[], vocabulary: CorpusVocabulary, radius = PASSAGE_RADIUS): number {
+  const total = words.reduce((sum, word) => sum + word.specificity, 0);
+  const known = words.filter((word) => word.status === "known" || word.status === "typo");
+  if (total === 0 || known.length === 0) return 0;
+  const n = vocabulary.documentCount;
+  const mass = new Float64Array(n);
+  const lastWord = new Int32Array(n).fill(-1);
+  let best = 0;
+  known.forEach((word, index) => {
+    const docs = vocabulary.termDocuments(word.correctedTo === undefined ? word.term : analyzeWord(word.correctedTo));
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      const from = Math.max(0, doc - radius);
+      const to = Math.min(n - 1, doc + radius);
+      for (let at = from; at <= to; at++) {
+        if (lastWord[at] === index) continue;
+        lastWord[at] = index;
+        mass[at]! += word.specificity;
+        if (mass[at]! > best) best = mass[at]!;
+      }
+    }
+  });
+  return Math.min(1, best / total);
+}
+
 /** Numeric features of one question (named as in {@link FEATURE_NAMES}). */
-export function scopeFeatures(question: string, words: readonly WordEvidence[], retrieval?: RetrievalEvidence): Record<string, number> {
+export function scopeFeatures(question: string, words: readonly WordEvidence[], retrieval?: RetrievalEvidence, passage = 0): Record<string, number> {
   const features: Record<string, number> = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0]));
   const count = words.length;
   features.firstPerson = splitWords(question).some((word) => FIRST_PERSON.has(foldAccents(word)) || isFirstPersonPreterite(word, words)) ? 1 : 0;
@@ -296,8 +387,10 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
   features.nonwordShare = words.filter((word) => word.status === "nonword").length / count;
   const totalIdf = words.reduce((sum, word) => sum + word.specificity, 0);
   features.knownIdfCoverage = totalIdf > 0 ? known.reduce((sum, word) => sum + word.specificity, 0) / totalIdf : 0;
-  features.maxKnownSpecificity = known.reduce((max, word) => Math.max(max, word.specificity), 0);
-  features.meanKnownSpecificity = known.length > 0 ? known.reduce((sum, word) => sum + word.specificity, 0) / known.length : 0;
+  // How rare the asker's common words are in the collection; its names are rare by nature and say nothing of that.
+  const common = known.filter((word) => !word.corpusName);
+  features.maxKnownSpecificity = common.reduce((max, word) => Math.max(max, word.specificity), 0);
+  features.meanKnownSpecificity = common.length > 0 ? common.reduce((sum, word) => sum + word.specificity, 0) / common.length : 0;
   for (const word of words) {
     const unknown = word.status !== "known" && word.status !== "typo";
     for (const [lexname, share] of word.lexnames) {
@@ -317,6 +410,9 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
     if (folded.length < 2 || isFunctionWord(folded) || /^\d+$/u.test(folded)) continue;
     features[`${CUE_PREFIX}${analyzeWord(word)}`] = 1;
   }
+  features.passageCoverage = passage;
+  // Names the collection writes as names ("Naamã", "Eliseu", "Jericó"), however the asker typed them.
+  features.corpusNameShare = words.filter((word) => word.corpusName).length / count;
   if (retrieval) {
     features.bestHitCoverage = retrieval.bestHitCoverage;
     features.agreement = retrieval.agreement;

@@ -6,7 +6,7 @@
  */
 import { foldAccents, splitWords } from "../../analysis/index.js";
 import { contributions, predict, type LogisticModel } from "./logistic.js";
-import { scopeFeatures, wordEvidence, type CorpusVocabulary, type RetrievalEvidence, type ScopeLexicons, type WordEvidence } from "./features.js";
+import { passageCoverage, scopeFeatures, wordEvidence, type CorpusVocabulary, type RetrievalEvidence, type ScopeLexicons, type WordEvidence } from "./features.js";
 
 /** The shipped classifier and the probability above which a question is refused. */
 export interface ScopeModel extends LogisticModel {
@@ -97,7 +97,7 @@ export function scopeEvidence(
 ): { words: WordEvidence[]; features: Record<string, number>; supporting: string[]; rule: Exclude<ScopeRule, "model"> | undefined; faithWords: string[] } {
   const words = wordEvidence(input.question, deps.vocabulary, deps.lexicons);
   const retrieval = input.results ? retrievalEvidenceOf(input.results, words) : undefined;
-  const features = scopeFeatures(input.question, words, retrieval);
+  const features = scopeFeatures(input.question, words, retrieval, passageCoverage(words, deps.vocabulary));
   const faithWords = faithWordsOf(input.question);
   const rule = input.hasReference ? "reference" : faithWords.length > 0 ? "faith_word" : words.length === 0 ? "no_content" : undefined;
   return { words, features, supporting: retrieval?.supporting ?? [], rule, faithWords };
@@ -144,13 +144,19 @@ function describe(words: readonly WordEvidence[], supporting: readonly string[])
 }
 
 /**
+ * How many of the hybrid search's first results the gate reads (the depth its classifier was
+ * fitted on, scripts/scope/train.ts): its decision must not depend on the k a caller asks for.
+ */
+export const SCOPE_EVIDENCE_DEPTH = 6;
+
+/**
  * What the retrieved passages say: how much of the question one passage covers (by the idf
  * of the content words it matched) and how far the lexical and dense sides agree.
  */
 export function retrievalEvidenceOf(
   results: readonly ScopePassage[],
   words: readonly WordEvidence[],
-  top = 6,
+  top = SCOPE_EVIDENCE_DEPTH,
 ): RetrievalEvidence & { supporting: string[] } {
   const head = results.slice(0, top);
   const confirmed = head.filter((result) => result.via.includes("lexical") && result.via.includes("dense"));
