@@ -190,6 +190,11 @@ describe("the gate on a document collection, against its own vocabulary", () => 
       expect(cake.scope).toMatchObject({ inScope: false });
       const trinity = await search("o que é a Trindade?");
       expect(trinity.scope?.inScope).toBe(true);
+      // The same decision whatever k and mode the search asks for.
+      for (const options of [{ k: 1 }, { k: 20 }, { mode: "lexical" as const }]) {
+        expect((await collections.search("exemplo", "o que é a Trindade?", options)).scope).toEqual(trinity.scope);
+        expect((await collections.search("exemplo", "como fazer um bolo de chocolate?", options)).scope).toEqual(cake.scope);
+      }
       expect(trinity.scope?.reasons.carried.map((word) => word.word)).toContain("trindade");
     } finally {
       await collections.close();
