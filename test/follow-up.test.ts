@@ -10,7 +10,8 @@ import type { ChatTurn } from "../src/core/chat/llm.js";
 const asked = (...questions: string[]): ChatTurn[] => questions.flatMap((content) => [{ role: "user" as const, content }, { role: "assistant" as const, content: "Uma resposta (Mateus 5:44)." }]);
 
 describe("isFollowUp", () => {
-  it.each(["pode explicar melhor?", "Por quê?", "me dá outro exemplo", "o que Jesus quis dizer com isso?", "e como faço isso na prática?", "o que isso significa?", "quem disse isso?", "não entendi, explica de novo", "sim"])(
+  it.each(["pode explicar melhor?", "Por quê?", "me dá outro exemplo", "o que Jesus quis dizer com isso?", "e como faço isso na prática?", "o que isso significa?", "quem disse isso?", "não entendi, explica de novo", "sim",
+    "como assim?", "e depois, o que aconteceu?", "não ficou claro, pode detalhar?", "tem algum exemplo na Bíblia?", "e aí?", "mas pq?", "em que livro fala?"])(
     "%j leans on what came before",
     (message) => expect(isFollowUp(message)).toBe(true),
   );
@@ -22,6 +23,8 @@ describe("isFollowUp", () => {
     "quem foi Davi e o que ele fez?",
     "João 3:16",
     "o que é fé?",
+    "o que aconteceu com Jonas depois?",
+    "qual o contexto de Romanos 8?",
     "",
     "e isso " + "palavra ".repeat(20),
   ])("%j stands on its own", (message) => expect(isFollowUp(message)).toBe(false));
@@ -30,7 +33,7 @@ describe("isFollowUp", () => {
 describe("retrievalQuery", () => {
   it("searches a follow-up with the last question, without its words of conversation", () => {
     expect(retrievalQuery("pode explicar melhor?", asked("o que Jesus disse sobre amar os inimigos?"))).toBe("o que Jesus disse sobre amar os inimigos?");
-    expect(retrievalQuery("e isso vale pra hoje?", asked("a parábola do semeador"))).toBe("a parábola do semeador vale hoje");
+    expect(retrievalQuery("e isso vale pro casamento?", asked("o que Jesus disse sobre o perdão?"))).toBe("o que Jesus disse sobre o perdão? casamento");
   });
 
   it("goes back past earlier follow-ups to the question they were about", () => {

@@ -38,11 +38,15 @@ const CONVERSATION: ReadonlySet<string> = new Set([
   "pratica", "praticar", "aplicar", "aplico", "faco", "fazer", "faz", "viver", "vivo", "funciona", "novo",
   // asking where it is written ("está" folds to "esta")
   "esta", "escrito", "escrita", "tem", "algum", "alguma", "versiculo", "versiculos", "sobre",
+  // asking what it means here, what came next, where it is in the Bible ("como assim?", "e depois, o que aconteceu?")
+  "assim", "claro", "clara", "ficou", "depois", "ai", "aconteceu", "acontece", "aconteceram", "contexto", "hoje", "vale",
+  "biblia", "livro", "capitulo", "trecho", "passagem", "texto", "fala", "falar", "diz", "mostra", "mostrar", "mostre",
   // agreeing, doubting
-  "sim", "nao", "ok", "certo", "entao", "serio", "verdade", "mesmo", "talvez", "agora", "diferenca",
+  "sim", "nao", "ok", "certo", "entao", "serio", "verdade", "mesmo", "talvez", "agora", "diferenca", "certeza", "tipo", "ne",
   // question and joining words
   "e", "mas", "por", "porque", "que", "o", "a", "os", "as", "um", "uma", "como", "qual", "quais", "onde", "quando",
   "pode", "poderia", "voce", "vc", "me", "mim", "eu", "da", "de", "do", "dar", "no", "na", "em", "pra", "para",
+  "pro", "pq", "q", "tb", "tbm",
 ]);
 
 /** A follow-up is short: a longer message states its own question. */
