@@ -118,6 +118,7 @@ describe("the gate's pieces", () => {
   it("reads spoken contractions and chat shorthand as function words ('pra', 'pro', 'vc')", () => {
     const vocabulary = textVocabulary([], (text) => analyzeTokens(text));
     expect(contentTokens("vc sabe pq ele subiu pro céu pra sempre?", vocabulary).map((token) => token.surface)).toEqual(["sabe", "subiu", "ceu", "sempre"]);
+    expect(contentTokens("oq aconteceu qdo ele caiu, tbm hj?", vocabulary).map((token) => token.surface)).toEqual(["aconteceu", "caiu"]);
   });
 
   it("passage coverage: the largest share of the question's idf mass that one stretch of units holds", () => {

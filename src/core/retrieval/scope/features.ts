@@ -70,8 +70,11 @@ const QUESTION_WORDS = new Set(
     "gostaria", "preciso", "melhor", "bom", "boa", "dizer", "diz", "fala", "falar", "explique", "explica",
     "explicar", "me", "sobre", "ajuda", "ajudar", "hoje", "agora", "coisa", "coisas", "favor", "alguém", "alguem",
     "vai", "vou", "ir", "fica", "ficar", "dá", "dar", "usar", "certo", "errado", "tudo",
-    // Spoken contractions and chat shorthand: function words, whatever the corpus spells alike.
-    "pra", "pras", "pro", "pros", "dum", "duma", "duns", "dumas", "tá", "tô", "cê", "vc", "vcs", "pq", "tb", "tbm", "né",
+    // Spoken contractions and the chat shorthand of Brazilian Portuguese: function words,
+    // whatever the corpus spells alike ("pro" is in 3 verses), never a foreign word.
+    "pra", "pras", "pro", "pros", "dum", "duma", "duns", "dumas", "tá", "tô", "cê", "né",
+    "vc", "vcs", "pq", "qdo", "qnd", "qndo", "qto", "qtos", "qtas", "oq", "tb", "tbm", "tmb", "td", "tds", "msm", "mto", "mta",
+    "mt", "mts", "hj", "dps", "agr", "cmg", "ctg", "vdd", "pfv", "pf", "obg", "vlw", "blz", "ngm", "nd", "tlgd", "sqn",
   ].map((word) => foldAccents(word)),
 );
 
