@@ -7,7 +7,7 @@
  */
 import { analyze, foldAccents } from "../analysis/index.js";
 import type { CorpusVocabulary } from "./scope/features.js";
-import { SCOPE_EVIDENCE_DEPTH, type ScopeDecision } from "./scope/gate.js";
+import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS } from "./fusion.js";
 import type { SearchMode } from "./dense-side.js";
 import { PLAIN_LEXICAL } from "./lexical-side.js";
@@ -93,11 +93,9 @@ export class DocumentSearch {
     /** `searched`: the silos the results come from (none when nothing could be searched). */
     const respond = async (results: DocumentHit[], searched?: readonly Silo[]): Promise<DocumentSearchResponse> => {
       const response: DocumentSearchResponse = { query, collection: this.collection, mode, results, notices };
-      if (!this.hybrid.hasScopeGate) return response;
-      // The gate reads the evidence it was fitted on, whatever the asker's k and mode (engine.ts says why).
-      const hybrid = this.hybrid.effectiveMode("hybrid").mode;
-      const evidence = (k === SCOPE_EVIDENCE_DEPTH && mode === hybrid) || searched === undefined ? results : await this.hits(query, SCOPE_EVIDENCE_DEPTH, hybrid, searched);
-      const scope = this.hybrid.scopeOf(query, evidence.map((hit) => ({ via: hit.via, matchedTerms: hit.matchedTerms, reference: hit.citation })));
+      const passages = (hits: readonly DocumentHit[]) => hits.map((hit) => ({ via: hit.via, matchedTerms: hit.matchedTerms, reference: hit.citation }));
+      const searchAgain = async (depth: number, hybrid: SearchMode) => passages(searched ? await this.hits(query, depth, hybrid, searched) : []);
+      const scope = await this.hybrid.scopeFor(query, { k, mode, results: passages(results) }, searchAgain);
       if (scope) response.scope = scope;
       return response;
     };

@@ -3,7 +3,7 @@ import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
-import { SCOPE_EVIDENCE_DEPTH, type ScopeDecision } from "./scope/gate.js";
+import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
 import { isSituation, themeOf } from "./query-frame.js";
 import type { SearchMode } from "./dense-side.js";
@@ -269,13 +269,8 @@ export class SearchEngine {
     const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
     const { results, lookups } = await this.resultsFor(query, k, mode);
     const response: SearchResponse = { query, mode, results, references: lookups, notices };
-    if (!this.hybrid.hasScopeGate) return response;
-    // The gate reads the evidence it was fitted on, whatever the asker's k and mode: the first
-    // SCOPE_EVIDENCE_DEPTH results of the hybrid search (a deeper search orders its head a
-    // little differently, and one side alone agrees with nothing).
-    const hybrid = this.hybrid.effectiveMode("hybrid").mode;
-    const evidence = k === SCOPE_EVIDENCE_DEPTH && mode === hybrid ? results : (await this.resultsFor(query, SCOPE_EVIDENCE_DEPTH, hybrid)).results;
-    const scope = this.hybrid.scopeOf(query, evidence, lookups.some((reference) => reference.ok));
+    const searchAgain = async (depth: number, hybrid: SearchMode) => (await this.resultsFor(query, depth, hybrid)).results;
+    const scope = await this.hybrid.scopeFor(query, { k, mode, results }, searchAgain, lookups.some((reference) => reference.ok));
     return scope ? { ...response, scope } : response;
   }
 

@@ -12,7 +12,7 @@
 import { analyzeTokens, corpusAccentRestorer, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
 import type { Embedder } from "../index/embedder.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
-import { decideScope, type ScopeDecision, type ScopeGateData, type ScopePassage } from "./scope/gate.js";
+import { decideScope, SCOPE_EVIDENCE_DEPTH, type ScopeDecision, type ScopeGateData, type ScopePassage } from "./scope/gate.js";
 import { applyKeywordOnlyQuota, DENSE, LEXICAL, type HybridSearchSettings } from "./fusion.js";
 import { reciprocalRankFusion, RRF_K, type FusedItem, type RankedList } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
@@ -165,15 +165,25 @@ export class UnitSearch<U extends LexicalUnit> {
     return this.vocabularyValue;
   }
 
-  /** Whether the out-of-scope gate is loaded (scopeOf decides). */
-  get hasScopeGate(): boolean {
-    return this.deps.scope !== undefined;
-  }
-
-  /** The gate's decision on a question and what was found for it, when the gate is loaded. */
-  scopeOf(question: string, results: readonly ScopePassage[], hasReference = false): ScopeDecision | undefined {
+  /**
+   * The out-of-scope gate's decision on a question (undefined when the gate is not loaded), over
+   * the evidence it was fitted on whatever the asker's k and mode: the first
+   * SCOPE_EVIDENCE_DEPTH results of the hybrid search. `asked` are the results of the search
+   * made (its k and mode); when it was another, `searchAgain` searches at the gate's depth and
+   * mode (a deeper search orders its head a little differently, and one side alone agrees with
+   * nothing).
+   */
+  async scopeFor(
+    question: string,
+    asked: { k: number; mode: SearchMode; results: readonly ScopePassage[] },
+    searchAgain: (k: number, mode: SearchMode) => Promise<readonly ScopePassage[]>,
+    hasReference = false,
+  ): Promise<ScopeDecision | undefined> {
     const scope = this.deps.scope;
-    return scope ? decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results }) : undefined;
+    if (!scope) return undefined;
+    const hybrid = this.effectiveMode("hybrid").mode;
+    const results = asked.k === SCOPE_EVIDENCE_DEPTH && asked.mode === hybrid ? asked.results : await searchAgain(SCOPE_EVIDENCE_DEPTH, hybrid);
+    return decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results });
   }
 
   /**
