@@ -117,7 +117,9 @@ for (const verse of verses) {
     nameCounts.set(match[1]!, (nameCounts.get(match[1]!) ?? 0) + 1);
   }
 }
-const NAMES = [...nameCounts.entries()].filter(([, count]) => count >= 12).map(([name]) => name).filter((name) => !["Senhor", "Deus", "Eis", "Porque", "Então", "Pois", "Mas", "Disse", "Assim"].includes(name));
+/** Capitalised in mid-sentence, and still not the names of people or places. */
+const NOT_NAMES = new Set(["Senhor", "Deus", "Eis", "Porque", "Então", "Pois", "Mas", "Disse", "Assim"]);
+const NAMES = [...nameCounts.entries()].filter(([, count]) => count >= 12).map(([name]) => name).filter((name) => !NOT_NAMES.has(name));
 fill("story", true, [
   "quem foi {x}", "quem foi {x}?", "a história de {x}", "o que aconteceu com {x}", "o que {x} fez",
   "por que {x} é importante", "conte sobre {x}", "onde nasceu {x}", "quem era o pai de {x}", "{x}",
@@ -300,21 +302,28 @@ const paraphrase = (word: string) => {
 /** Verbs of the narrative past ("caiu", "subiu", "curou"): what happened, as the text tells it. */
 const isNarrativeVerb = (folded: string) => /^\p{L}{3,}(?:ou|eu|iu)$/u.test(folded) && !isStopword(folded);
 const asTyped = (query: string) => (random() < 0.33 ? foldAccents(query.toLowerCase()) : query);
-for (let made = 0, tries = 0; made < 300 && tries < 20_000; tries++) {
-  const at = Math.floor(random() * verses.length);
-  const window = verses.slice(Math.max(0, at - 3), at + 4).filter((verse) => verse.book === verses[at]!.book);
-  // The nouns from a wider stretch: an asker names a story's things in words of their own, rarely all in one place.
-  const wider = verses.slice(Math.max(0, at - 10), at + 11).filter((verse) => verse.book === verses[at]!.book);
-  const names = [...new Set(window.flatMap((verse) => [...verse.text.matchAll(/(?<=[\p{Ll},;] )(\p{Lu}\p{Ll}{2,})/gu)].map((m) => m[1]!)))].filter(
-    // Names only: a word WordNet knows as a common noun ("Reino", "Pai", "Templo") is the text's capitalisation of reverence.
-    (name) => (nameCounts.get(name) ?? 0) >= 3 && !nounWords.has(foldAccents(name.toLowerCase())) && !["Senhor", "Deus", "Eis", "Porque", "Então", "Pois", "Mas", "Disse", "Assim"].includes(name),
-  );
-  const nouns = [...new Set(wider.flatMap((verse) => splitWords(verse.text)))].filter((word) => {
+/** The verses within `radius` of verse `at`, in its book. */
+const stretchAround = (at: number, radius: number) => verses.slice(Math.max(0, at - radius), at + radius + 1).filter((verse) => verse.book === verses[at]!.book);
+/** The lowercase words of some verses, each once. */
+const lowercaseWords = (stretch: readonly (typeof verses)[number][]) => [...new Set(stretch.flatMap((verse) => splitWords(verse.text)))].filter((word) => word === word.toLowerCase());
+/** The nouns among words (WordNet's majority sense) that the corpus uses in 2 to `maxDf` verses. */
+const storyNouns = (words: readonly string[], maxDf: number) =>
+  words.filter((word) => {
     const folded = foldAccents(word);
     const df = wordDf.get(folded) ?? 0;
-    return word === word.toLowerCase() && folded.length >= 4 && !isStopword(folded) && nounWords.has(folded) && df >= 2 && df <= 400;
+    return folded.length >= 4 && !isStopword(folded) && nounWords.has(folded) && df >= 2 && df <= maxDf;
   });
-  const verbs = [...new Set(wider.flatMap((verse) => splitWords(verse.text)))].filter((word) => word === word.toLowerCase() && isNarrativeVerb(foldAccents(word)));
+for (let made = 0, tries = 0; made < 300 && tries < 20_000; tries++) {
+  const at = Math.floor(random() * verses.length);
+  const window = stretchAround(at, 3);
+  // The nouns from a wider stretch: an asker names a story's things in words of their own, rarely all in one place.
+  const wider = lowercaseWords(stretchAround(at, 10));
+  const names = [...new Set(window.flatMap((verse) => [...verse.text.matchAll(/(?<=[\p{Ll},;] )(\p{Lu}\p{Ll}{2,})/gu)].map((m) => m[1]!)))].filter(
+    // Names only: a word WordNet knows as a common noun ("Reino", "Pai", "Templo") is the text's capitalisation of reverence.
+    (name) => (nameCounts.get(name) ?? 0) >= 3 && !nounWords.has(foldAccents(name.toLowerCase())) && !NOT_NAMES.has(name),
+  );
+  const nouns = storyNouns(wider, 400);
+  const verbs = wider.filter((word) => isNarrativeVerb(foldAccents(word)));
   if (names.length === 0 || nouns.length === 0) continue;
   const template = pick(STORY_TEMPLATES);
   const name = pick(names);
@@ -338,13 +347,8 @@ const DESCRIBED_TEMPLATES = [
 ];
 for (let made = 0, tries = 0; made < 300 && tries < 20_000; tries++) {
   const at = Math.floor(random() * verses.length);
-  const stretch = verses.slice(Math.max(0, at - 3), at + 4).filter((verse) => verse.book === verses[at]!.book);
-  const words = [...new Set(stretch.flatMap((verse) => splitWords(verse.text)))].filter((word) => word === word.toLowerCase());
-  const nouns = words.filter((word) => {
-    const folded = foldAccents(word);
-    const df = wordDf.get(folded) ?? 0;
-    return folded.length >= 4 && !isStopword(folded) && nounWords.has(folded) && df >= 2 && df <= 600;
-  });
+  const words = lowercaseWords(stretchAround(at, 3));
+  const nouns = storyNouns(words, 600);
   const verbs = words.filter((word) => isNarrativeVerb(foldAccents(word)));
   if (nouns.length < 3 || verbs.length === 0) continue;
   const query = pick(DESCRIBED_TEMPLATES)
