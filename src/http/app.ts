@@ -301,6 +301,7 @@ export function createApp(deps: AppDependencies): Hono {
             }
           }
           if (event.event === "sources") conversations.set(conversationId, event.data.sources);
+          if (event.event === "care") metrics.careNotices.inc({ kind: event.data.kind });
           if (event.event === "done") {
             ending = event.data.refusal ?? (event.data.smallTalk ? "small_talk" : "answered");
             conversations.markCited(conversationId, event.data.citations);

@@ -1,4 +1,5 @@
 import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
+import type { CrisisKind } from "../../core/chat/crisis.js";
 
 /**
  * The offline default provider: no model, no network. It answers extractively from the
@@ -25,6 +26,13 @@ const NUMBER_WORDS: Record<number, string> = { 2: "duas", 3: "três", 4: "quatro
 /** Lead-ins for the quoted passages, in order: the answer reads as prose, not as a list. */
 const LEAD_INS = ["O texto mais direto diz", "Também está escrito", "Em outro lugar, lemos", "E ainda"] as const;
 
+/** To a person at risk (core/chat/crisis.ts): no echo of the message, no "your question"; the notice with the numbers comes before. */
+const CARE_OPENINGS: Readonly<Record<CrisisKind, string>> = {
+  self_harm: "Sinto muito que você esteja passando por isso. A sua vida tem valor, e você não precisa carregar esse peso sem ajuda. A Bíblia tem palavras para momentos assim.",
+  violence: "Sinto muito pelo que você está passando. Você não tem culpa, e a sua segurança vem primeiro. A Bíblia tem palavras para momentos assim.",
+};
+const CARE_CLOSING = "Por favor, procure ajuda hoje: ligue para um dos números acima e converse com alguém de confiança, um pastor, um familiar ou um amigo. Se quiser, continue me contando o que está acontecendo.";
+
 export const STUB_NOTHING_FOUND =
   "Não encontrei, nas passagens consultadas, um texto bíblico que responda a essa pergunta. Tente reformulá-la com outras palavras ou cite um livro ou personagem.";
 
@@ -40,7 +48,7 @@ export function createStubProvider(options: StubProviderOptions = {}): LlmProvid
 }
 
 /** The whole answer the stub streams for a request (exported for tests and previews). */
-export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel">): string {
+export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care">): string {
   const passages = (request.passages ?? [])
     .map((passage) => ({ reference: passage.reference.trim(), text: normalizeSpace(passage.text) }))
     .filter((passage) => passage.reference !== "" && passage.text !== "");
@@ -50,10 +58,17 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
   const others = passages.slice(MAX_QUOTED);
   const question = questionOf(request);
 
-  const paragraphs = [opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"), quoted.map(quoteSentence).join(" ")];
+  const paragraphs = [
+    request.care ? CARE_OPENINGS[request.care] : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
+    quoted.map(quoteSentence).join(" "),
+  ];
   if (others.length > 0) {
     const names = others.map((passage) => passage.reference);
     paragraphs.push(`${others.length === 1 ? "Outra passagem relacionada é" : "Outras passagens relacionadas são"} ${joinList(names)}.`);
+  }
+  if (request.care) {
+    paragraphs.push(CARE_CLOSING);
+    return paragraphs.join("\n\n");
   }
   paragraphs.push(
     quoted.length === 1

@@ -19,7 +19,8 @@ export interface BiblePlannerDependencies {
 export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
   const { engine } = deps;
   return async (input) => {
-    const prepared = await engine.prepare(input.message, input.history, { topK: deps.topK, contextWindow: deps.contextWindow }, input.signal);
+    const care = input.crisis?.personal ? input.crisis.kind : undefined;
+    const prepared = await engine.prepare(input.message, input.history, { topK: deps.topK, contextWindow: deps.contextWindow, ...(care ? { care } : {}) }, input.signal);
     if (prepared.kind === "out_of_scope") return { kind: "out_of_scope", scope: prepared.scope, message: OUT_OF_SCOPE_MESSAGE };
     const { passages, prompt } = prepared;
     return {
@@ -31,6 +32,7 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
         messages: prompt?.messages ?? [],
         passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
         question: input.message,
+        ...(care ? { care } : {}),
       },
       check: () => engine.checkCitations(passages),
     };

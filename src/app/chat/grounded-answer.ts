@@ -9,7 +9,9 @@ import { isLlmError } from "../../core/chat/llm.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
+import { retrievalQuery } from "../../core/retrieval/follow-up.js";
 import { smallTalkReply } from "../../core/chat/small-talk.js";
+import { careNotice, crisisOf, type CareNotice, type Crisis, type CrisisKind } from "../../core/chat/crisis.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
@@ -55,8 +57,9 @@ export interface ScopeJson {
 
 export type ChatEvent =
   | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
+  | { event: "care"; data: CareNotice }
   | { event: "token"; data: { text: string } }
-  | { event: "done"; data: { citations: string[]; refusal?: Refusal; smallTalk?: SmallTalk } }
+  | { event: "done"; data: { citations: string[]; refusal?: Refusal; smallTalk?: SmallTalk; care?: CrisisKind } }
   | { event: "error"; data: { code: string; message: string } };
 
 export interface ChatInput {
@@ -66,6 +69,8 @@ export interface ChatInput {
   signal: AbortSignal;
   /** The document collection asked; absent for the Bible. */
   collection?: string;
+  /** A person at risk (core/chat/crisis.ts), read from the message by `answerWith`. */
+  crisis?: Crisis;
 }
 
 /** Errors that are not the provider's get one stable code and a plain message. */
@@ -98,6 +103,10 @@ export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
  * reply, no model call. No evidence: a fixed message, no model call. Otherwise the sources and
  * the model's checked stream. A search worker that died with the question: the Portuguese
  * `search_failed` error event.
+ *
+ * A person at risk (core/chat/crisis.ts), in the message or in the question a follow-up leans
+ * on, gets the `care` notice, with the numbers to call, right after the sources and before any
+ * text, whatever follows; `done` names its kind.
  */
 export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider, input: ChatInput): AsyncGenerator<ChatEvent> {
   const talk = smallTalkOf(input.message);
@@ -105,18 +114,30 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
     yield* replySmallTalk(input, talk);
     return;
   }
+  // A follow-up ("e agora, o que eu faço?") is read with the question it leans on.
+  const crisis = crisisOf(retrievalQuery(input.message, input.history));
+  const asked: ChatInput = crisis ? { ...input, crisis } : input;
   let planned: AnswerPlan;
   try {
-    planned = await planner(input);
+    planned = await planner(asked);
   } catch (error) {
     if (error instanceof SearchUnavailableError) {
+      if (crisis) yield { event: "care", data: careNotice(crisis.kind) };
       yield { event: "error", data: { code: error.code, message: error.message } };
       return;
     }
     throw error;
   }
-  if (planned.kind === "out_of_scope") yield* refuseOutOfScope(input.conversationId, planned.scope, planned.message, planned.collection);
-  else yield* streamGroundedAnswer(provider, input, planned);
+  const answer = planned.kind === "out_of_scope" ? refuseOutOfScope(input.conversationId, planned.scope, planned.message, planned.collection) : streamGroundedAnswer(provider, asked, planned);
+  if (!crisis) {
+    yield* answer;
+    return;
+  }
+  for await (const event of answer) {
+    if (event.event === "done") yield { event: "done", data: { ...event.data, care: crisis.kind } };
+    else yield event;
+    if (event.event === "sources") yield { event: "care", data: careNotice(crisis.kind) };
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import type { EngineVerse, SearchEngine } from "../../core/retrieval/engine.js";
 import type { StreamCitationCheck } from "../../core/grounding/stream-check.js";
 import { retrievalQuery } from "../../core/retrieval/follow-up.js";
+import { carePassagesQuery, type CrisisKind } from "../../core/chat/crisis.js";
 
 /**
  * What an answer needs from retrieval before the model is called, as plain data (it crosses
@@ -20,6 +21,12 @@ export type PreparedAnswer =
 export interface PrepareOptions {
   topK: number;
   contextWindow: number;
+  /**
+   * A person at risk who speaks of themselves (core/chat/crisis.ts): the answer is built over
+   * that crisis' chosen passages of consolation, resolved by reference, instead of a search of
+   * the message's words.
+   */
+  care?: CrisisKind;
 }
 
 /** A verse as `/api/verses` shows it: the engine's record without its analysed terms, with its strongest OpenBible.info links. */
@@ -94,7 +101,8 @@ export interface AnswerEngine {
  * and in process, so both give byte-identical answers.
  */
 export async function prepareAnswer(engine: SearchEngine, question: string, history: readonly ChatTurn[], options: PrepareOptions): Promise<PreparedAnswer> {
-  const response = await engine.search(retrievalQuery(question, history), { k: options.topK });
+  const query = options.care ? carePassagesQuery(options.care) : retrievalQuery(question, history);
+  const response = await engine.search(query, { k: options.topK });
   if (response.scope && !response.scope.inScope) return { kind: "out_of_scope", scope: response.scope };
   const passages = passagesFromResults(response.results, (result) =>
     engine.windowCoordinates(result.book, result.chapter, result.verse, options.contextWindow),

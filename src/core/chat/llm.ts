@@ -5,6 +5,7 @@
  */
 
 import type { ChatTurn } from "../grounding/prompt.js";
+import type { CrisisKind } from "./crisis.js";
 
 /** One turn of the conversation already held with the user (the prompt's own type: one shape from the question to the provider). */
 export type { ChatTurn };
@@ -28,6 +29,8 @@ export interface GenerateRequest {
   question?: string;
   /** For the offline stub only: what the passages come from ("a Bíblia" unless said). */
   corpusLabel?: string;
+  /** For the offline stub only: the writer is at risk (core/chat/crisis.ts); the passages are of consolation. */
+  care?: CrisisKind;
 }
 
 export type LlmProviderId = "stub" | "ollama" | "openai" | "groq" | "anthropic";
