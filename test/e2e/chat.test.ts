@@ -248,3 +248,30 @@ describe("a greeting", () => {
     }
   });
 });
+
+/** A person at risk as they see it (stub provider): who to call comes first, then words of consolation, each checked. */
+describe("a person at risk", () => {
+  it("sees the numbers to call above the answer, as links a phone dials, and the chosen verses", async () => {
+    const { context, page } = await openApp(browser, server.url, { viewport: PHONE });
+    try {
+      await ask(page, "nao aguento mais viver");
+      const answer = await lastAnswerDone(page);
+      const notice = answer.getByRole("alert", { name: "Você não precisa enfrentar isso só" });
+      expect(await notice.isVisible()).toBe(true);
+      expect(await notice.getByRole("link", { name: /Ligar para 188/u }).getAttribute("href")).toBe("tel:188");
+      expect(await notice.getByRole("link", { name: /Ligar para 192/u }).getAttribute("href")).toBe("tel:192");
+      // Above the text: its box ends before the answer's text begins.
+      const noticeBox = (await notice.boundingBox())!;
+      const textBox = (await answer.locator(".answer").boundingBox())!;
+      expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(textBox.y);
+      const text = await answer.locator(".answer").innerText();
+      expect(text).toContain("Salmos 34:18");
+      expect(text).not.toContain("procurais me matar");
+      expect(await answer.locator('li[data-cited="true"]').count()).toBeGreaterThan(0);
+      await screenshot(page, "phone-22-care");
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { documentCitations } from "../lib/citations";
 import type { AssistantMessage, Message } from "../lib/storage";
 import { AnswerText } from "./AnswerText";
+import { CareNoticeView } from "./CareNoticeView";
 import { SourcesPanel } from "./SourcesPanel";
 
 export function MessageView({ message, onRetry }: { message: Message; onRetry(message: AssistantMessage): void }) {
@@ -23,6 +24,7 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
       : "Procurando nas Escrituras…";
   return (
     <article className="message assistant" aria-label="Resposta" aria-busy={message.status === "streaming"} data-status={message.status}>
+      {message.care && <CareNoticeView notice={message.care} />}
       <div className={message.status === "streaming" && !waiting ? "answer streaming" : "answer"}>
         {waiting && (
           <p className="muted thinking">
@@ -59,6 +61,7 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
 function OutOfScopeView({ message }: { message: AssistantMessage }) {
   return (
     <article className="message assistant refusal" aria-label="Pergunta fora do tema" data-status={message.status} data-refusal="out_of_scope">
+      {message.care && <CareNoticeView notice={message.care} />}
       <div className="refusal-box" role="note">
         <p className="refusal-title">{message.collection ? "Fora do que esta coleção trata" : "Fora do que a Bíblia trata"}</p>
         {/* Plain text: the reply's examples ("João 3:16") are suggestions, not citations. */}

@@ -89,8 +89,25 @@ export interface ChatRequest {
 /** Why an answer came without the model: out of what the Bible (or the collection) treats, or nothing found. */
 export type Refusal = "out_of_scope" | "no_evidence";
 
+/** A service to call, as the care notice lists it. */
+export interface CareContact {
+  name: string;
+  phone: string;
+  detail: string;
+  url?: string;
+}
+
+/** What the server sends first to a person at risk: who to call, before any text. */
+export interface CareNotice {
+  kind: string;
+  title: string;
+  text: string;
+  contacts: CareContact[];
+}
+
 export type ChatEvent =
   | { type: "sources"; conversationId: string; collection?: string; sources: Source[] }
+  | { type: "care"; notice: CareNotice }
   | { type: "token"; text: string }
   | { type: "done"; citations: string[]; refusal?: Refusal; smallTalk?: boolean };
 
@@ -187,6 +204,26 @@ function parseJson(data: string): unknown {
  * Throws ApiError for HTTP errors, network failures, an `error` event or a stream that ends
  * before `done`. An abort through `signal` ends the iteration quietly.
  */
+/** The care event's notice, when it has the fields the page shows (contacts without a phone are left out). */
+export function careNoticeOf(data: unknown): CareNotice | undefined {
+  const notice = data as Partial<CareNotice> | null;
+  if (!notice || typeof notice.title !== "string" || typeof notice.text !== "string") return undefined;
+  const contacts = (Array.isArray(notice.contacts) ? notice.contacts : []).filter(
+    (contact): contact is CareContact => typeof contact?.name === "string" && typeof contact.phone === "string" && /^[0-9]{2,15}$/.test(contact.phone),
+  );
+  return {
+    kind: typeof notice.kind === "string" ? notice.kind : "",
+    title: notice.title,
+    text: notice.text,
+    contacts: contacts.map((contact) => ({
+      name: contact.name,
+      phone: contact.phone,
+      detail: typeof contact.detail === "string" ? contact.detail : "",
+      ...(typeof contact.url === "string" && /^https:\/\//.test(contact.url) ? { url: contact.url } : {}),
+    })),
+  };
+}
+
 export async function* streamChat(request: ChatRequest, signal: AbortSignal, fetchImpl: typeof fetch = fetch): AsyncGenerator<ChatEvent> {
   let response: Response;
   try {
@@ -214,6 +251,9 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
           ...(typeof data.collection === "string" && data.collection !== "" ? { collection: data.collection } : {}),
           sources: Array.isArray(data.sources) ? data.sources : [],
         };
+      } else if (message.event === "care") {
+        const notice = careNoticeOf(parseJson(message.data));
+        if (notice) yield { type: "care", notice };
       } else if (message.event === "token") {
         const data = parseJson(message.data) as { text?: unknown };
         if (typeof data.text === "string" && data.text !== "") yield { type: "token", text: data.text };

@@ -1,4 +1,4 @@
-import { BIBLE_COLLECTION, type ApiErrorKind, type Refusal, type Source } from "./api";
+import { BIBLE_COLLECTION, careNoticeOf, type ApiErrorKind, type CareNotice, type Refusal, type Source } from "./api";
 
 /** The conversation as the page keeps it, saved in localStorage so that a reload keeps it. */
 
@@ -22,6 +22,8 @@ export interface AssistantMessage {
   refusal?: Refusal;
   /** Set when the server answered a greeting, thanks or goodbye with its fixed reply (no search, no model). */
   smallTalk?: boolean;
+  /** Who to call, shown before the answer: the server found the writer at risk. */
+  care?: CareNotice;
   /** The document collection it was asked of; absent for the Bible. */
   collection?: string;
   error?: { kind: ApiErrorKind; code: string; message: string };
@@ -49,10 +51,16 @@ export function loadConversation(storage: Storage | undefined = safeStorage()): 
     if (!raw) return emptyConversation();
     const parsed = JSON.parse(raw) as Partial<Conversation>;
     if (!Array.isArray(parsed.messages)) return emptyConversation();
-    const messages = parsed.messages.filter(isMessage).map((message) =>
+    const messages = parsed.messages.filter(isMessage).map((message) => {
+      if (message.role !== "assistant") return message;
       // An answer that was still streaming when the page closed did not finish.
-      message.role === "assistant" && message.status === "streaming" ? { ...message, status: "stopped" as const } : message,
-    );
+      const kept: AssistantMessage = message.status === "streaming" ? { ...message, status: "stopped" } : { ...message };
+      // A saved care notice is shown again only in the shape the page renders.
+      const care = kept.care === undefined ? undefined : careNoticeOf(kept.care);
+      if (care) kept.care = care;
+      else delete kept.care;
+      return kept;
+    });
     const conversation: Conversation = { messages };
     if (typeof parsed.conversationId === "string" && parsed.conversationId !== "") conversation.conversationId = parsed.conversationId;
     return conversation;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { ApiError, BIBLE_COLLECTION, streamChat, type ChatRequest, type ChatTurn, type Refusal, type Source } from "./api";
+import { ApiError, BIBLE_COLLECTION, streamChat, type CareNotice, type ChatRequest, type ChatTurn, type Refusal, type Source } from "./api";
 import { loadConversation, newId, saveConversation, type AssistantMessage, type Conversation, type Message } from "./storage";
 
 /** How many past messages go back to the server as history (it keeps the last 10 exchanges). */
@@ -10,6 +10,7 @@ const HISTORY_ENTRY_CHARS = 4000;
 type Action =
   | { type: "start"; user: Message; assistant: AssistantMessage; replace?: { userId?: string; assistantId: string } }
   | { type: "sources"; id: string; conversationId: string; sources: Source[] }
+  | { type: "care"; id: string; notice: CareNotice }
   | { type: "token"; id: string; text: string }
   | { type: "done"; id: string; citations: string[]; refusal?: Refusal; smallTalk?: boolean }
   | { type: "stopped"; id: string }
@@ -35,6 +36,8 @@ export function chatReducer(state: Conversation, action: Action): Conversation {
       const next = updateAssistant(state, action.id, (message) => ({ ...message, sources: action.sources }));
       return action.conversationId === "" ? next : { ...next, conversationId: action.conversationId };
     }
+    case "care":
+      return updateAssistant(state, action.id, (message) => ({ ...message, care: action.notice }));
     case "token":
       return updateAssistant(state, action.id, (message) => ({ ...message, content: message.content + action.text }));
     case "done":
@@ -135,6 +138,7 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void; c
     try {
       for await (const event of streamChat(request, abort.signal)) {
         if (event.type === "sources") dispatch({ type: "sources", id: assistant.id, conversationId: event.conversationId, sources: event.sources });
+        else if (event.type === "care") dispatch({ type: "care", id: assistant.id, notice: event.notice });
         else if (event.type === "token") dispatch({ type: "token", id: assistant.id, text: event.text });
         else
           dispatch({
