@@ -1,5 +1,5 @@
 /**
- * A person at risk (src/core/chat/crisis.ts): the reading of a message, and what /api/chat
+ * A person at risk (src/core/grounding/crisis.ts): the reading of a message, and what /api/chat
  * does with it on the real Bible index, with the offline stub, a scripted provider and a
  * document collection: the care notice with the numbers to call, right after the sources and
  * before any text; the chosen passages of consolation instead of the verses the message's words
@@ -8,7 +8,7 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStubProvider } from "../src/adapters/chat/stub.js";
-import { CARE_PASSAGES, careNotice, crisisOf, crisisText } from "../src/core/chat/crisis.js";
+import { CARE_PASSAGES, careNotice, crisisOf, crisisText } from "../src/core/grounding/crisis.js";
 import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { tempDir } from "./support/usfx.js";
 import { parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";

@@ -1,5 +1,5 @@
 /**
- * How the reading of a person at risk (src/core/chat/crisis.ts) does on a labelled set:
+ * How the reading of a person at risk (src/core/grounding/crisis.ts) does on a labelled set:
  *
  *   npx tsx scripts/care/score.ts eval/crisis-blind3.jsonl [--show]
  *
@@ -11,7 +11,7 @@
  * lists every message read otherwise than labelled.
  */
 import { readFileSync } from "node:fs";
-import { crisisOf } from "../../src/core/chat/crisis.js";
+import { crisisOf } from "../../src/core/grounding/crisis.js";
 
 interface Row {
   id: string;

@@ -5,7 +5,7 @@ import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
 import { json, manualStream, mockApi, READY_STATUS, type ManualStream } from "./helpers";
 
-/** The notice as the server sends it for a person at risk (src/core/chat/crisis.ts). */
+/** The notice as the server sends it for a person at risk (src/core/grounding/crisis.ts). */
 const NOTICE = {
   kind: "self_harm",
   title: "Você não precisa enfrentar isso só",

@@ -11,7 +11,7 @@ import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
 import { retrievalQuery } from "../../core/retrieval/follow-up.js";
 import { smallTalkReply } from "../../core/chat/small-talk.js";
-import { careNotice, crisisOf, type CareNotice, type Crisis, type CrisisKind } from "../../core/chat/crisis.js";
+import { careNotice, crisisOf, type CareNotice, type Crisis, type CrisisKind } from "../../core/grounding/crisis.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
@@ -69,7 +69,7 @@ export interface ChatInput {
   signal: AbortSignal;
   /** The document collection asked; absent for the Bible. */
   collection?: string;
-  /** A person at risk (core/chat/crisis.ts), read from the message by `answerWith`. */
+  /** A person at risk (core/grounding/crisis.ts), read from the message by `answerWith`. */
   crisis?: Crisis;
 }
 
@@ -104,7 +104,7 @@ export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
  * the model's checked stream. A search worker that died with the question: the Portuguese
  * `search_failed` error event.
  *
- * A person at risk (core/chat/crisis.ts), in the message or in the question a follow-up leans
+ * A person at risk (core/grounding/crisis.ts), in the message or in the question a follow-up leans
  * on, gets the `care` notice, with the numbers to call, right after the sources and before any
  * text, whatever follows; `done` names its kind.
  */

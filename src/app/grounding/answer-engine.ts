@@ -7,7 +7,7 @@ import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import type { EngineVerse, SearchEngine } from "../../core/retrieval/engine.js";
 import type { StreamCitationCheck } from "../../core/grounding/stream-check.js";
 import { retrievalQuery } from "../../core/retrieval/follow-up.js";
-import { carePassagesQuery, type CrisisKind } from "../../core/chat/crisis.js";
+import { carePassagesQuery, type CrisisKind } from "../../core/grounding/crisis.js";
 
 /**
  * What an answer needs from retrieval before the model is called, as plain data (it crosses
@@ -22,7 +22,7 @@ export interface PrepareOptions {
   topK: number;
   contextWindow: number;
   /**
-   * A person at risk who speaks of themselves (core/chat/crisis.ts): the answer is built over
+   * A person at risk who speaks of themselves (core/grounding/crisis.ts): the answer is built over
    * that crisis' chosen passages of consolation, resolved by reference, instead of a search of
    * the message's words.
    */
