@@ -1,14 +1,15 @@
 /**
  * How the reading of a person at risk (src/core/grounding/crisis.ts) does on a labelled set:
  *
- *   npx tsx scripts/care/score.ts eval/crisis-blind3.jsonl [--show]
+ *   npx tsx scripts/care/score.ts eval/crisis-blind4.jsonl [--show] [--patterns-only]
  *
  * Each line is `{"id", "message", "label"}` with the label `self_harm`, `violence` (the writer
  * at risk now), `topic` (the subject, asked about) or `none`. Prints, per label, what the
  * reading made of the messages (`self_harm`, `violence`: personal; `topic:…`: the subject;
  * `none`), then the figures that matter: the notice shown to the writers at risk, the chosen
  * passages given to them, and the notice shown to messages that are not a crisis. `--show`
- * lists every message read otherwise than labelled.
+ * lists every message read otherwise than labelled; `--patterns-only` reads without the
+ * classifiers (as before they were fitted).
  */
 import { readFileSync } from "node:fs";
 import { crisisOf } from "../../src/core/grounding/crisis.js";
@@ -21,7 +22,7 @@ interface Row {
 
 const [file, ...flags] = process.argv.slice(2);
 if (!file) {
-  console.error("uso: npx tsx scripts/care/score.ts <arquivo.jsonl> [--show]");
+  console.error("uso: npx tsx scripts/care/score.ts <arquivo.jsonl> [--show] [--patterns-only]");
   process.exit(2);
 }
 const rows = readFileSync(file, "utf8")
@@ -32,7 +33,7 @@ const rows = readFileSync(file, "utf8")
 const table: Record<string, Record<string, number>> = {};
 const misread: string[] = [];
 for (const row of rows) {
-  const crisis = crisisOf(row.message);
+  const crisis = crisisOf(row.message, flags.includes("--patterns-only") ? null : undefined);
   const read = !crisis ? "none" : crisis.personal ? crisis.kind : `topic:${crisis.kind}`;
   const counts = (table[row.label] ??= {});
   counts[read] = (counts[read] ?? 0) + 1;

@@ -18,12 +18,21 @@
  * crisis.
  */
 import { foldAccents } from "../analysis/fold.js";
+import { stemPortuguese } from "../analysis/stem.js";
+import { predict } from "../retrieval/scope/logistic.js";
+import { CRISIS_MODELS, type CrisisModels } from "./crisis-model.js";
+
+export type { CrisisModels };
 
 export type CrisisKind = "self_harm" | "violence";
 
 export interface Crisis {
   kind: CrisisKind;
-  /** The writer speaks of themselves (or of their child), not of the subject. */
+  /**
+   * The writer surely speaks of themselves (or of their child), not of the subject: the answer
+   * is built over the passages of consolation. Otherwise the notice goes above the answer to the
+   * question as asked.
+   */
   personal: boolean;
 }
 
@@ -46,7 +55,7 @@ export function crisisText(message: string): string {
 
 /** Ways of wanting, planning or trying, in the first person: what comes before "me matar", "morrer". */
 const WANTING =
-  "(?<!\\s(?:ele|ela|eles|elas|voce|voces|quem|pessoa|pessoas|gente|alguem))\\s(?:quero|queria|quis|vou|iria|preciso|desejo|gostaria de|prefiro|preferia|tentei|tento|tentar|penso em|pensei em|pensando em|penso muito em|so penso em|vontade de|coragem de|coragem para|decidi|resolvi|planejo|planejando|estou querendo|estou pensando em|estou com vontade de|devia|deveria)";
+  "(?<!\\s(?:ele|ela|eles|elas|voce|voces|quem|pessoa|pessoas|gente|alguem|disse que|falou que|diz que|fala que|dizendo que))\\s(?:quero|queria|quis|vou|iria|preciso|desejo|gostaria de|prefiro|preferia|tentei|tento|tentar|penso em|pensei em|pensando em|penso muito em|so penso em|vontade de|coragem de|coragem para|decidi|resolvi|planejo|planejando|estou querendo|estou pensando em|estou com vontade de|devia|deveria)";
 /** Wanting, in the first person only (not "gente pensando em suicídio"): what comes before "suicídio". */
 const WANTING_MYSELF =
   "(?:quero|queria|vou|penso em|pensei em|penso muito em|so penso em|estou pensando em|ando pensando em|tenho pensado em|tenho pensado seriamente em|pensando seriamente em|tentei|planejo|decidi|resolvi)";
@@ -57,14 +66,14 @@ const TO_DIE = "morrer(?!\\sde\\s(?!vez)|\\spara\\s(?:o|a|mim|si|nos)\\s|\\sna\\
 
 const SELF_HARM_PERSONAL: readonly RegExp[] = [
   // Ending one's life: "quero me matar", "penso em suicídio", "vou me jogar da ponte", "pensei em pular do prédio"
-  new RegExp(`${WANTING}\\s(?:\\w+\\s){0,2}me\\s(?:matar|suicidar|enforcar|jogar|atirar)\\s`),
+  new RegExp(`${WANTING}\\s(?:\\w+\\s){0,2}me\\s(?:matar|suicidar|enforcar|atirar)\\s`),
+  /\sme\sjogar\s(?:da|do|de cima|pela|na frente|no rio|no mar|embaixo|debaixo|nos trilhos|na linha|no trilho)\s/,
   new RegExp(`\\s${WANTING_MYSELF}\\s(?:\\w+\\s)?(?:suicidio|suicidar)\\s`),
   // "me matar" said of oneself: not after someone else's "vai", "quer", "ameaçou" (violence, or "minha chefe vai me matar")
   /(?<!\s(?:vai|vao|ia|iam|iria|quer|querem|queria|tentou|tentaram|ameacou|ameaca|ameacando|jurou|esta querendo|vai acabar|ele|ela))\sme\s(?:matar|suicidar)\s(?!se\s)/,
   /\s(?:unica|ultima|melhor)\ssaida\s(?:que\s)?(?:eu\s)?(?:vejo|tenho|encontro|resta)\s/,
   /\sme\s(?:suicido|suicidei|suicidaria|mato|mataria|matarei|enforco|enforcaria|automutilo|automutilei)\s/,
   /\sse\seu\sme\s(?:jogar|matar|suicidar|enforcar|atirar|cortar)\s/,
-  /\sme\sjogar\sna\sfrente\sd/,
   new RegExp(`${WANTING}\\s(?:\\w+\\s){0,2}pular\\s(?:da|de|do|pela)\\s(?:\\w+\\s)?(?:ponte|predio|janela|sacada|viaduto|laje|varanda|terraco)\\s`),
   /\s(?:estou|estava)\s(?:no alto|em cima|na beira|no topo|no parapeito)\s(?:d[aoe]\s)?(?:\w+\s)?(?:predio|ponte|viaduto|janela|laje|terraco|sacada)\s/,
   /\s(?:estou|estava)\s(?:na|no|em cima da|em cima do)\s(?:ponte|viaduto|parapeito|telhado|laje|terraco)\s(?:agora|aqui|sozinho|sozinha)\s/,
@@ -93,7 +102,8 @@ const SELF_HARM_PERSONAL: readonly RegExp[] = [
   /\s(?:dormir|deitar)\s(?:e\s)?(?:\w+\s)?nao\s(?:acordar|acordasse|acordar mais)\s/,
   /\snao\s(?:quero|queria|gostaria de)\s(?:mais\s)?acordar\s/,
   /\s(?:queria|quero|gostaria de)\s(?:\w+\s)?nunca mais acordar\s/,
-  new RegExp(`\\s(?:quero|queria|vontade de|penso em|pensando em)\\s(?:\\w+\\s)?(?:sumir|desaparecer)\\s(?!do\\smapa\\s)`),
+  // "queria sumir" said alone, or for good (not "sumir nas férias", "sumir de vergonha")
+  new RegExp(`\\s(?:quero|queria|vontade de|penso em|pensando em)\\s(?:\\w+\\s)?(?:sumir|desaparecer)\\s(?:$|para sempre|de vez|do mundo|desse mundo|deste mundo|e nunca|sem deixar)`),
   /\s(?:quero|queria|preferia|gostaria de)\s(?:nunca\s)?(?:nao\s)?(?:ter nascido|existir|estar aqui|estar mais aqui)\s/,
   // A burden to others: "todos ficariam melhor sem mim", "se eu sumir ninguém vai perceber"
   /\s(?:melhor|melhores|mais feliz|mais felizes|mais leve|mais facil|em paz)\s(?:\w+\s){0,2}(?:sem\smim|se\seu\s(?:nao\sexistisse|morresse|sumisse|nao\sestivesse|fosse\sembora|nunca\stivesse\snascido))\s/,
@@ -129,7 +139,7 @@ const SELF_HARM_PERSONAL: readonly RegExp[] = [
   /\s(?:comprei|comprar|arrumei)\s(?:uma\s|a\s)?corda\s|\scorda\sno\spescoco\s/,
   /\s(?:gilete|lamina|navalha|estilete|faca)\s(?:\w+\s){0,10}(?:pulso|pulsos|braco|bracos|cortar|me cortar|na mao agora)\s/,
   // Hurting oneself: "me corto", "voltei a me cortar", "arranho o braço até sangrar"
-  /\sme\s(?:corto|cortei|cortando|cortar|queimo|queimei|queimando|machuco|arranho|arranhei)\s/,
+  /\sme\s(?:corto|cortei|cortando|cortar|machuco|arranho|arranhei)\s(?!(?:\w+\s){0,4}(?:forno|fogao|barba|papel|vidro|cozinhando|descascando|sem querer))/,
   new RegExp(`(?:${WANTING}|\\svoltei a|comecei a|continuo a|continuo|fico)\\s(?:\\w+\\s)?me\\s(?:machucar|ferir|machucando|ferindo|bater)\\s`),
   /\sme\s(?:machuquei|cortei|queimei|furei)\sde\sproposito\s/,
   /\s(?:cortar|cortei|corto)\s(?:os|meus|o\smeu|meu)\s(?:pulsos|pulso|braco|bracos)\s/,
@@ -161,7 +171,7 @@ const SUBJECT_IS_MINE = /\s(?:sou eu|e comigo|porque eu|eu estou|eu tambem|antes
 /** Someone else threatens, beats or abuses the writer (or their child). */
 const VIOLENCE_PERSONAL: readonly RegExp[] = [
   // "meu marido me bate", "minha sogra e meu marido me batem", "ele me ameaça"
-  /\s(?:me|nos)\s(?:(?:espanc|estupr|violent|abus|ameac|enforc|sufoc|empurr|chut|esfaque|esmurr|estrangul)(?:a|ou|ava|am|aram|avam|ando|ar)|bat(?:e|eu|ia|em|eram|iam|endo|er)|agr(?:ide|ediu|edia|idem|ediram|ediam|edindo|edir))\s/,
+  /\s(?:me|nos)\s(?:(?:espanc|estupr|violent|abus|ameac|enforc|empurr|chut|esfaque|esmurr|estrangul)(?:a|ou|ava|am|aram|avam|ando|ar)|bat(?:e|eu|ia|em|eram|iam|endo|er)|agr(?:ide|ediu|edia|idem|ediram|ediam|edindo|edir))\s/,
   /\sme\s(?:da|deu|dava|dao|deram|davam)\s(?:um\s|uma\s|uns\s|umas\s|muitos\s|muitas\s)?(?:tapa|tapas|soco|socos|murro|murros|chute|chutes|surra|surras|empurrao|pancada|pancadas|bofetada|bofetadas)\s/,
   /\s(?:chutou|bateu|socou|esmurrou|espancou|empurrou|agrediu|aperta|apertou|enforcou|estrangulou)\s(?:\w+\s)?(?:na\s|no\s)?(?:minha|meu)\s(?:barriga|cara|rosto|pescoco|cabeca|olho|braco|costas|boca|garganta)\s/,
   /\s(?:abusa|abusou|abusava|abusando|bate|bateu|batia|espanca|espancou|mexe|mexeu|mexia)\s(?:de|da|do|na|no|em)\s(?:mim|minha filha|meu filho|meus filhos|minhas filhas|nossa filha|nosso filho)\s/,
@@ -176,7 +186,7 @@ const VIOLENCE_PERSONAL: readonly RegExp[] = [
   /\s(?:aguento|aguentar|aguentando|medo de)\s(?:mais\s)?apanhar\s/,
   /\sfui\s(?:estuprada|estuprado|abusada|abusado|violentada|violentado|agredida|agredido|espancada|espancado|ameacada|ameacado)\s/,
   /\ssendo\s(?:ameacada|ameacado|agredida|agredido|abusada|abusado|espancada|espancado|violentada|violentado)\s/,
-  /\s(?:sofro|sofri|sofrendo|vivo|vivendo|passo|passando por)\s(?:\w+\s)?(?:violencia|abuso|abusos|agressao|agressoes)\s/,
+  /\s(?:sofro|sofri|estou sofrendo|venho sofrendo|vivo|estou vivendo|passo|estou passando por)\s(?:\w+\s)?(?:violencia|abuso|abusos|agressao|agressoes)\s/,
   /\s(?:tenho|ja tenho|pedi|consegui|tinha)\s(?:uma\s)?medida\sprotetiva\s/,
   // Threats: "ameaçou me matar", "disse que vai matar a gente", "falou que hoje eu não passo"
   /\s(?:ameacou|ameaca|ameacando|ameacava|jurou)\s(?:de\s)?(?:me|nos|matar|a gente|minha|meu|meus|minhas|levar|tirar|sumir)\s/,
@@ -191,7 +201,7 @@ const VIOLENCE_PERSONAL: readonly RegExp[] = [
   /\sme\s(?:segue|seguiu|persegue|perseguiu)\s(?:desde|ate|por|pela|pelo|na|no)\s/,
   // Held or forced: "me tranca em casa", "estou trancada no banheiro", "me obriga a ter relação"
   /\sme\s(?:tranca|trancou|prende|prendeu)\sem\scasa\s/,
-  /\s(?:trancada|trancado|escondida|escondido)\s(?:no|na|em)\s(?:banheiro|quarto|armario|carro|casa)\s/,
+  /\s(?:trancada|trancado)\s(?:no|na|em)\s(?:banheiro|quarto|armario|casa)\s/,
   /\sme\s(?:forcou|forca|forcava|obrigou|obriga|obrigava)\s(?:a\s)?(?:ter\srelacoes|ter\srelacao|transar|fazer\ssexo|sexo|relacao)\s/,
 ];
 
@@ -203,17 +213,86 @@ const VIOLENCE_SUBJECT: readonly RegExp[] = [
   /\sbate(?:r)?\s(?:na|no)\s(?:esposa|mulher|filha|filho|crianca|criancas|marido)\s/,
 ];
 
-/** Laughter: "kkk minha irmã disse que vai me matar" is a figure of speech. */
-const LAUGHTER = /\s(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:he){2,}|kkk\w*)\s/;
+/** Laughter and play: "kkk minha irmã disse que vai me matar", "me deu um tapa brincando" are not violence. */
+const LAUGHTER = /\s(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:he){2,}|kkk\w*|brincando|brincadeira)\s/;
 
-/** Whether a message is a crisis, and of which kind (self-harm first when it says both). */
-export function crisisOf(message: string): Crisis | undefined {
-  const text = crisisText(message);
+/** What the patterns find in a message's `crisisText`. */
+interface PatternReading {
+  selfHarm: boolean;
+  violence: boolean;
+  selfHarmSubject: boolean;
+  subjectIsMine: boolean;
+  violenceSubject: boolean;
+  laughter: boolean;
+}
+
+function readPatterns(text: string): PatternReading {
   const said = (patterns: readonly RegExp[]) => patterns.some((pattern) => pattern.test(text));
-  if (said(SELF_HARM_PERSONAL)) return { kind: "self_harm", personal: true };
-  if (said(VIOLENCE_PERSONAL) && !LAUGHTER.test(text)) return { kind: "violence", personal: true };
-  if (said(SELF_HARM_SUBJECT)) return { kind: "self_harm", personal: SUBJECT_IS_MINE.test(text) };
-  if (said(VIOLENCE_SUBJECT)) return { kind: "violence", personal: false };
+  return {
+    selfHarm: said(SELF_HARM_PERSONAL),
+    violence: said(VIOLENCE_PERSONAL),
+    selfHarmSubject: said(SELF_HARM_SUBJECT),
+    subjectIsMine: SUBJECT_IS_MINE.test(text),
+    violenceSubject: said(VIOLENCE_SUBJECT),
+    laughter: LAUGHTER.test(text),
+  };
+}
+
+/**
+ * The classifiers' features of a message: its words stemmed (Snowball, on the folded text with
+ * the shorthand spelled out; every number is one word), each pair of neighbouring stems, and
+ * what the patterns found. Binary.
+ */
+export function crisisFeatures(message: string): Record<string, number> {
+  const text = crisisText(message);
+  return featuresOf(text, readPatterns(text));
+}
+
+function featuresOf(text: string, read: PatternReading): Record<string, number> {
+  const stems = text
+    .trim()
+    .split(" ")
+    .filter((word) => word !== "")
+    .map((word) => (/^[0-9]+$/.test(word) ? "<n>" : stemPortuguese(word)));
+  const features: Record<string, number> = {};
+  stems.forEach((stem, i) => {
+    features[`w:${stem}`] = 1;
+    if (i > 0) features[`b:${stems[i - 1]!}_${stem}`] = 1;
+  });
+  for (const [name, found] of Object.entries(read)) if (found) features[`p:${name}`] = 1;
+  return features;
+}
+
+/**
+ * A classifier's probability from which its reading replaces the question's search with the
+ * passages of consolation; between its threshold and this, the notice is shown above the answer
+ * to the question as asked. The ordinary questions it read wrongly (measured: "não tenho vontade
+ * de fazer nada, sou preguiçoso", 0.39; "pq Moisés bateu duas vezes na pedra?", 0.39) lie below;
+ * most writers at risk only it recognises lie above (docs/CARE.md).
+ */
+const CONFIDENT = 0.6;
+
+/**
+ * Whether a message is a crisis, and of which kind (self-harm first when it says both): the
+ * patterns first, then, for a message they leave unread, the classifiers (`models`, the fitted
+ * ones by default, crisis-model.ts, written by scripts/care/train.ts; `null` for the patterns
+ * alone). A classifier finds the writer at risk, never the subject; below CONFIDENT its reading
+ * shows the notice without `personal`.
+ */
+export function crisisOf(message: string, models: CrisisModels | null = CRISIS_MODELS): Crisis | undefined {
+  const text = crisisText(message);
+  const read = readPatterns(text);
+  if (read.selfHarm) return { kind: "self_harm", personal: true };
+  if (read.violence && !read.laughter) return { kind: "violence", personal: true };
+  if (models) {
+    const features = featuresOf(text, read);
+    const selfHarm = predict(models.selfHarm, features);
+    if (selfHarm >= models.selfHarm.threshold) return { kind: "self_harm", personal: selfHarm >= CONFIDENT };
+    const violence = read.laughter ? 0 : predict(models.violence, features);
+    if (violence >= models.violence.threshold) return { kind: "violence", personal: violence >= CONFIDENT };
+  }
+  if (read.selfHarmSubject) return { kind: "self_harm", personal: read.subjectIsMine };
+  if (read.violenceSubject) return { kind: "violence", personal: false };
   return undefined;
 }
 
