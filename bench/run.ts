@@ -11,6 +11,7 @@ import { runVectorBench } from "./vectors.js";
 import { runCollectionsBench } from "./collections.js";
 import { runChromaBench } from "./chroma.js";
 import { runCitationsBench } from "./citations.js";
+import { runCareBench } from "./care.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
@@ -22,6 +23,8 @@ const sections: [string, () => Promise<unknown>][] = [
   ["load", runLoadBench],
   ["collections", runCollectionsBench],
   ["citations", () => runCitationsBench()],
+  // The reading of a person at risk, on the event loop for every chat message.
+  ["care", runCareBench],
   // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
   ["chroma", runChromaBench],
 ];

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
-import { json, manualStream, mockApi, READY_STATUS, type ManualStream } from "./helpers";
+import { chatServer } from "./helpers";
 
 /** The notice as the server sends it for a person at risk (src/core/grounding/crisis.ts). */
 const NOTICE = {
@@ -16,22 +16,10 @@ const NOTICE = {
   ],
 };
 
-function chatServer() {
-  const streams: ManualStream[] = [];
-  mockApi({
-    "/api/status": () => json(READY_STATUS),
-    "/api/chat": (_url, init) => {
-      const stream = manualStream(init?.signal);
-      streams.push(stream);
-      return stream.response;
-    },
-  });
-  return streams;
-}
 
 describe("the care notice", () => {
   it("shows who to call above the answer, each number a tel: link, and survives a reload", async () => {
-    const streams = chatServer();
+    const { streams } = chatServer();
     const user = userEvent.setup();
     const { unmount } = render(<App />);
     await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "quero morrer{Enter}");
@@ -65,7 +53,7 @@ describe("the care notice", () => {
   });
 
   it("leaves out a contact whose number is not digits and a link that is not https", async () => {
-    const streams = chatServer();
+    const { streams } = chatServer();
     const user = userEvent.setup();
     render(<App />);
     await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "meu marido me bate{Enter}");
@@ -86,7 +74,7 @@ describe("the care notice", () => {
   });
 
   it("is not shown for an ordinary answer", async () => {
-    const streams = chatServer();
+    const { streams } = chatServer();
     const user = userEvent.setup();
     render(<App />);
     await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "João 3:16{Enter}");

@@ -3,23 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { App, ATTRIBUTION } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
-import { JOHN_3_16, json, manualStream, mockApi, READY_STATUS, ROMANS_8_28, type ManualStream } from "./helpers";
+import { chatServer, JOHN_3_16, json, mockApi, READY_STATUS, ROMANS_8_28 } from "./helpers";
 
 /** A mocked server whose chat answers are driven by the test, one stream per request. */
-function chatServer() {
-  const streams: ManualStream[] = [];
-  const bodies: unknown[] = [];
-  const fetchMock = mockApi({
-    "/api/status": () => json(READY_STATUS),
-    "/api/chat": (_url, init) => {
-      bodies.push(JSON.parse(String(init?.body)));
-      const stream = manualStream(init?.signal);
-      streams.push(stream);
-      return stream.response;
-    },
-  });
-  return { fetchMock, streams, bodies };
-}
 
 const box = () => screen.getByRole("textbox", { name: "Sua pergunta" }) as HTMLTextAreaElement;
 const answers = () => screen.queryAllByRole("article", { name: "Resposta" });

@@ -168,3 +168,22 @@ export function mockApi(routes: Record<string, Handler>) {
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;
 }
+
+/**
+ * A ready server whose /api/chat answers with a `ManualStream` per request (the test sends its
+ * events): the streams in order, the request bodies, and the fetch mock.
+ */
+export function chatServer() {
+  const streams: ManualStream[] = [];
+  const bodies: unknown[] = [];
+  const fetchMock = mockApi({
+    "/api/status": () => json(READY_STATUS),
+    "/api/chat": (_url, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      const stream = manualStream(init?.signal);
+      streams.push(stream);
+      return stream.response;
+    },
+  });
+  return { fetchMock, streams, bodies };
+}

@@ -3,26 +3,14 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
-import { json, manualStream, mockApi, READY_STATUS, type ManualStream } from "./helpers";
+import { chatServer } from "./helpers";
 
 const REPLY = "Essa pergunta foge do que eu sei responder: eu respondo só a partir da Bíblia. Posso ajudar com uma passagem, como “João 3:16”.";
 
-function chatServer() {
-  const streams: ManualStream[] = [];
-  mockApi({
-    "/api/status": () => json(READY_STATUS),
-    "/api/chat": (_url, init) => {
-      const stream = manualStream(init?.signal);
-      streams.push(stream);
-      return stream.response;
-    },
-  });
-  return streams;
-}
 
 describe("an out-of-scope refusal", () => {
   it("shows as its own state, not as an answer with zero sources, and survives a reload", async () => {
-    const streams = chatServer();
+    const { streams } = chatServer();
     const user = userEvent.setup();
     const { unmount } = render(<App />);
     await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "como fazer um bolo de chocolate?{Enter}");
@@ -49,7 +37,7 @@ describe("an out-of-scope refusal", () => {
   });
 
   it("a no-evidence reply stays an ordinary answer", async () => {
-    const streams = chatServer();
+    const { streams } = chatServer();
     const user = userEvent.setup();
     render(<App />);
     await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "o que é que nós somos{Enter}");
