@@ -4,6 +4,7 @@ import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { storeEnvFor } from "./support/store.js";
 import { pastorFromSources, type CliRun } from "./support/cli.js";
 import { tempDir, writeFile } from "./support/usfx.js";
+import { careNotice } from "../src/core/grounding/crisis.js";
 
 let dataDir: string;
 beforeAll(async () => {
@@ -51,6 +52,20 @@ describe("pastor search: what the chat would do instead", () => {
     const empty = await pastor(["search", "  "]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^pastor: a pergunta está vazia/m);
+  });
+});
+
+describe("pastor search: a person at risk", () => {
+  it("sees the numbers to call on stderr first, in text and in JSON, and the results stay on stdout", async () => {
+    const text = await pastor(["search", "tenho vontade de me matar", "--k", "2"]);
+    expect(text.code).toBe(0);
+    expect(text.stderr.split("\n")[0]).toBe(`${careNotice("self_harm").title}. ${careNotice("self_harm").text}`);
+    expect(text.stderr).toContain("  ligue 188: CVV — Centro de Valorização da Vida (24 horas, todos os dias, gratuito; também por chat no site, https://cvv.org.br)");
+    const json = await pastor(["search", "meu marido me bate", "--k", "2", "--json"]);
+    expect(json.stderr).toContain("  ligue 190: Polícia Militar (em perigo agora)");
+    expect((JSON.parse(json.stdout) as { results: unknown[] }).results).toHaveLength(2);
+    const story = await pastor(["search", "por que Caim matou Abel?", "--k", "2"]);
+    expect(story.stderr).not.toContain("ligue");
   });
 });
 

@@ -4,6 +4,19 @@ import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
 import type { SearchResponse } from "../core/retrieval/engine.js";
 import type { EvalReport } from "../core/retrieval/eval.js";
 import { smallTalkOf } from "../core/retrieval/small-talk.js";
+import { careNotice, crisisOf } from "../core/grounding/crisis.js";
+
+/**
+ * A person at risk (core/grounding/crisis.ts) sees, on stderr and before any result, the notice
+ * the chat would show first, with the numbers to call (stdout stays the results, JSON or text).
+ */
+export function printCareNotice(question: string): void {
+  const crisis = crisisOf(question);
+  if (!crisis) return;
+  const notice = careNotice(crisis.kind);
+  console.error(`${notice.title}. ${notice.text}`);
+  for (const contact of notice.contacts) console.error(`  ligue ${contact.phone}: ${contact.name} (${contact.detail}${contact.url ? `, ${contact.url}` : ""})`);
+}
 
 export function printSearchResults(response: SearchResponse, question: string): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);

@@ -9,7 +9,7 @@ import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrie
 import { retrievalQuery } from "../core/retrieval/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { printCompareTable, printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
+import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
@@ -119,6 +119,7 @@ withExamples(
   ['pastor search "estou com medo do futuro" --k 3'],
 ).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
   if (query.trim() === "") throw new UsageError("a pergunta está vazia");
+  printCareNotice(retrievalQuery(query, []));
   const settings = loadSettings();
   const k = options.k ?? settings.TOP_K;
   if (options.collection !== undefined && !isBibleCollection(options.collection)) {
