@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStubProvider } from "../src/adapters/chat/stub.js";
+import { collectionPlanner } from "../src/app/chat/collection-chat.js";
 import { CARE_PASSAGES, careNotice, crisisFeatures, crisisOf, crisisText } from "../src/core/grounding/crisis.js";
 import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { tempDir } from "./support/usfx.js";
@@ -138,6 +139,22 @@ describe("the classifiers (scripts/care/train.ts)", () => {
     execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/care/train.ts")], { cwd: ROOT, env: { ...process.env, MODEL_OUT: out }, stdio: "pipe" });
     expect(readFileSync(out, "utf8")).toBe(readFileSync(path.join(ROOT, "src/core/grounding/crisis-model.ts"), "utf8"));
   }, 120_000);
+});
+
+describe("a collection's planner", () => {
+  it("tells the provider the writer is at risk (the stub answers with care over the excerpts), and nothing otherwise", async () => {
+    const passage = { number: 1, citation: "A Trindade (teologia/a-trindade.md, trecho 1)", text: "Um só Deus em três pessoas.", sourceId: "teologia/a-trindade.md", chunk: 0, title: "A Trindade" };
+    const planner = collectionPlanner({
+      collection: "exemplo",
+      prepare: async () => ({ kind: "passages", passages: [passage], disciplines: ["teologia"], prompt: { system: "s", messages: [{ role: "user", content: "q" }] } }),
+    });
+    const input = { message: "quero me matar", history: [], conversationId: "c", signal: new AbortController().signal, collection: "exemplo" };
+    const atRisk = await planner({ ...input, crisis: { kind: "self_harm", personal: true } });
+    const subject = await planner({ ...input, crisis: { kind: "self_harm", personal: false } });
+    const plain = await planner(input);
+    expect(atRisk.kind === "grounded" && atRisk.request.care).toBe("self_harm");
+    for (const plan of [subject, plain]) expect(plan.kind === "grounded" && "care" in plan.request).toBe(false);
+  });
 });
 
 let dataDir: string;

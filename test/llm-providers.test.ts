@@ -370,6 +370,19 @@ describe("stub provider (offline default)", () => {
     expect(answer).toContain("“Mas a vós, que ouvis, digo: Amai a vossos inimigos, fazei bem aos que vos odeiam” (Lucas 6:27-28).");
   });
 
+  it("to a person at risk: opens with care, never echoes the message, quotes the passages and points to the numbers", () => {
+    const message = "tenho vontade de me matar";
+    const bible = composeStubAnswer(stubRequest({ question: message, care: "self_harm" }));
+    const [opening, body, closing] = bible.split("\n\n") as [string, string, string];
+    expect(opening).toBe("Sinto muito que você esteja passando por isso. A sua vida tem valor, e você não precisa carregar esse peso sem ajuda. A Bíblia tem palavras para momentos assim.");
+    expect(body).toContain("(Mateus 5:44).");
+    expect(closing).toMatch(/^Por favor, procure ajuda hoje: ligue para um dos números acima/u);
+    expect(bible).not.toContain(message);
+    const collection = composeStubAnswer(stubRequest({ question: message, care: "violence", corpusLabel: "a coleção “exemplo”" }));
+    expect(collection.split("\n\n")[0]).toBe("Sinto muito pelo que você está passando. Você não tem culpa, e a sua segurança vem primeiro. Veja o que a coleção “exemplo” diz sobre isso.");
+    expect(collection).not.toContain("Bíblia");
+  });
+
   it("with a single passage, speaks of one passage", () => {
     const answer = composeStubAnswer(stubRequest({ passages: PASSAGES.slice(0, 1) }));
     expect(answer).toContain("uma passagem que ajuda");

@@ -28,9 +28,15 @@ const LEAD_INS = ["O texto mais direto diz", "Também está escrito", "Em outro 
 
 /** To a person at risk (core/grounding/crisis.ts): no echo of the message, no "your question"; the notice with the numbers comes before. */
 const CARE_OPENINGS: Readonly<Record<CrisisKind, string>> = {
-  self_harm: "Sinto muito que você esteja passando por isso. A sua vida tem valor, e você não precisa carregar esse peso sem ajuda. A Bíblia tem palavras para momentos assim.",
-  violence: "Sinto muito pelo que você está passando. Você não tem culpa, e a sua segurança vem primeiro. A Bíblia tem palavras para momentos assim.",
+  self_harm: "Sinto muito que você esteja passando por isso. A sua vida tem valor, e você não precisa carregar esse peso sem ajuda.",
+  violence: "Sinto muito pelo que você está passando. Você não tem culpa, e a sua segurança vem primeiro.",
 };
+
+/** The care opening, then what the passages are: the Bible's words for such a moment, or what a collection's material says. */
+function careOpening(kind: CrisisKind, corpusLabel: string | undefined): string {
+  const passages = corpusLabel === undefined ? "A Bíblia tem palavras para momentos assim." : `Veja o que ${corpusLabel} diz sobre isso.`;
+  return `${CARE_OPENINGS[kind]} ${passages}`;
+}
 const CARE_CLOSING = "Por favor, procure ajuda hoje: ligue para um dos números acima e converse com alguém de confiança, um pastor, um familiar ou um amigo. Se quiser, continue me contando o que está acontecendo.";
 
 export const STUB_NOTHING_FOUND =
@@ -59,7 +65,7 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
   const question = questionOf(request);
 
   const paragraphs = [
-    request.care ? CARE_OPENINGS[request.care] : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
+    request.care ? careOpening(request.care, request.corpusLabel) : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
     quoted.map(quoteSentence).join(" "),
   ];
   if (others.length > 0) {

@@ -38,6 +38,8 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
         passages: passages.map((p) => ({ reference: `[${p.number}]`, text: withoutMarkdownMarks(p.text) })),
         question: input.message,
         corpusLabel: `a coleção “${collection}”`,
+        // The writer at risk: the stub answers with care instead of echoing the message.
+        ...(input.crisis?.personal ? { care: input.crisis.kind } : {}),
       },
       check: () => inThread(new DocumentCitationStreamFilter(passages)),
     };
