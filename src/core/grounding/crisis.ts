@@ -1,8 +1,9 @@
 /**
  * A person at risk: a message that says its writer thinks of ending their life or hurting
  * themselves (`self_harm`), or is being hurt or threatened by someone (`violence`). Read from
- * the message alone, deterministically, with no model: the offline default has none, and the
- * answer to such a message must not depend on one.
+ * the message alone, deterministically, with no language model (the offline default has none,
+ * and the answer to such a message must not depend on one): patterns first, then two small
+ * logistic classifiers for what the patterns leave unread (docs/CARE.md).
  *
  * What the chat does with it (src/app/chat/grounded-answer.ts): the `care` notice with the
  * numbers to call comes before any text, whatever the collection and whatever the gate
