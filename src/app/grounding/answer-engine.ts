@@ -7,7 +7,8 @@ import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import type { EngineVerse, SearchEngine } from "../../core/retrieval/engine.js";
 import type { StreamCitationCheck } from "../../core/grounding/stream-check.js";
 import { retrievalQuery } from "../../core/retrieval/follow-up.js";
-import { carePassagesQuery, type CrisisKind } from "../../core/grounding/crisis.js";
+import { carePassagesQuery } from "../../core/grounding/care-passages.js";
+import type { CrisisKind } from "../../core/grounding/crisis.js";
 
 /**
  * What an answer needs from retrieval before the model is called, as plain data (it crosses

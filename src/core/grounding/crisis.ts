@@ -339,18 +339,3 @@ const CARE_NOTICES: Readonly<Record<CrisisKind, Omit<CareNotice, "kind">>> = {
 export function careNotice(kind: CrisisKind): CareNotice {
   return { kind, ...CARE_NOTICES[kind] };
 }
-
-/**
- * The passages a person at risk is answered over, in order: chosen, not searched (see the
- * module doc), resolved by reference like any explicit reference. Their neighbours, which the
- * model also sees, were read for the same purpose.
- */
-export const CARE_PASSAGES: Readonly<Record<CrisisKind, readonly string[]>> = {
-  self_harm: ["Salmos 34:18", "Mateus 11:28", "Isaías 41:10", "Salmos 147:3", "1 Pedro 5:7", "Jeremias 29:11"],
-  violence: ["Salmos 9:9", "Salmos 46:1", "Salmos 34:18", "Isaías 41:10", "Salmos 27:1", "Deuteronômio 31:8"],
-};
-
-/** The query that resolves a crisis' passages (explicit references, so by metadata). */
-export function carePassagesQuery(kind: CrisisKind): string {
-  return CARE_PASSAGES[kind].join("; ");
-}
