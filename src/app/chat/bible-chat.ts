@@ -19,7 +19,7 @@ export interface BiblePlannerDependencies {
 export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
   const { engine } = deps;
   return async (input) => {
-    const care = input.crisis?.personal ? input.crisis.kind : undefined;
+    const { care } = input;
     const prepared = await engine.prepare(input.message, input.history, { topK: deps.topK, contextWindow: deps.contextWindow, ...(care ? { care } : {}) }, input.signal);
     if (prepared.kind === "out_of_scope") return { kind: "out_of_scope", scope: prepared.scope, message: OUT_OF_SCOPE_MESSAGE };
     const { passages, prompt } = prepared;

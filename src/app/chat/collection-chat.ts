@@ -39,7 +39,7 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
         question: input.message,
         corpusLabel: `a coleção “${collection}”`,
         // The writer at risk: the stub answers with care instead of echoing the message.
-        ...(input.crisis?.personal ? { care: input.crisis.kind } : {}),
+        ...(input.care ? { care: input.care } : {}),
       },
       check: () => inThread(new DocumentCitationStreamFilter(passages)),
     };

@@ -11,7 +11,7 @@ import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
 import { retrievalQuery } from "../../core/retrieval/follow-up.js";
 import { smallTalkReply } from "../../core/chat/small-talk.js";
-import { careNotice, crisisOf, type CareNotice, type Crisis, type CrisisKind } from "../../core/grounding/crisis.js";
+import { careNotice, crisisOf, type CareNotice, type CrisisKind } from "../../core/grounding/crisis.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
@@ -69,8 +69,12 @@ export interface ChatInput {
   signal: AbortSignal;
   /** The document collection asked; absent for the Bible. */
   collection?: string;
-  /** A person at risk (core/grounding/crisis.ts), read from the message by `answerWith`. */
-  crisis?: Crisis;
+  /**
+   * Set by `answerWith` when the writer at risk surely speaks of themselves (core/grounding/
+   * crisis.ts, `personal`): the planner answers with care (the Bible over its chosen passages;
+   * the provider is told).
+   */
+  care?: CrisisKind;
 }
 
 /** Errors that are not the provider's get one stable code and a plain message. */
@@ -116,7 +120,7 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
   }
   // A follow-up ("e agora, o que eu faço?") is read with the question it leans on.
   const crisis = crisisOf(retrievalQuery(input.message, input.history));
-  const asked: ChatInput = crisis ? { ...input, crisis } : input;
+  const asked: ChatInput = crisis?.personal ? { ...input, care: crisis.kind } : input;
   let planned: AnswerPlan;
   try {
     planned = await planner(asked);
