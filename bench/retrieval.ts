@@ -19,7 +19,7 @@ import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval/retr
 import { decideScope } from "../src/core/retrieval/scope/gate.js";
 import { readSettings, type Settings } from "../src/config/settings.js";
 import { analyze } from "../src/core/analysis/index.js";
-import { DEFAULT_SEARCH_SETTINGS, type SearchEngine, type SearchMode } from "../src/core/retrieval/engine.js";
+import { DEFAULT_SEARCH_SETTINGS, type SearchEngine, type SearchMode, type SearchSettings } from "../src/core/retrieval/engine.js";
 import { evaluateRankings, parseEvalFile, type EvalQuery, type EvalReport } from "../src/core/retrieval/eval.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -163,13 +163,17 @@ async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
 /** Search settings with issue 14's theme lever turned off: the engine as it was before it. */
 export const WITHOUT_THEMES = { themeWeight: 0, situationThemeWeight: 0, themeLinkSeeds: 0, themePriorWeight: DEFAULT_SEARCH_SETTINGS.priorWeight };
 
+/** Search settings with the topical index turned off: the engine as it was before it. */
+export const WITHOUT_TOPICS = { topicWeight: 0 };
+
 /**
- * The theme lever (issue 14) off and on, side by side in one run: hybrid latency over the dev,
- * topical, feelings and own-words questions together, and quality per set.
+ * One lever off and on, side by side in one run: hybrid latency over the given sets' questions
+ * together, and quality per set. `without` turns the lever off; the engine with every default
+ * is the "after".
  */
-async function themeLeverFigures(store: SqliteUnitStore, settings: Settings, aids: RetrievalAids, engine: SearchEngine) {
-  const { engine: before } = await loadEngine(store, settings, { ...aids, searchSettings: WITHOUT_THEMES });
-  const sets = ["eval/dev.jsonl", "eval/topical-own.jsonl", "eval/feelings-own.jsonl", "eval/semantic-own.jsonl"].map((file) => ({
+async function leverFigures(store: SqliteUnitStore, settings: Settings, aids: RetrievalAids, engine: SearchEngine, without: Partial<SearchSettings>, files: readonly string[]) {
+  const { engine: before } = await loadEngine(store, settings, { ...aids, searchSettings: without });
+  const sets = files.map((file) => ({
     file,
     queries: parseEvalFile(readFileSync(path.join(ROOT, file), "utf8"), file),
   }));
@@ -195,6 +199,8 @@ async function themeLeverFigures(store: SqliteUnitStore, settings: Settings, aid
     "p95 after/before": round2(afterLatency.p95 / Math.max(beforeLatency.p95, 1e-9)),
   };
 }
+
+const FEELINGS_AND_THEMES = ["eval/dev.jsonl", "eval/topical-own.jsonl", "eval/feelings-own.jsonl", "eval/semantic-own.jsonl"];
 
 function qualityLine(report: EvalReport): Record<string, number> {
   const line: Record<string, number> = { "hit@10": report.overall["hit@10"]!, "ndcg@10": report.overall["ndcg@10"]! };
@@ -223,7 +229,8 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
   const modes: Record<string, Awaited<ReturnType<typeof measureMode>>> = {};
   for (const mode of ["hybrid", "lexical", "dense"] as const) modes[mode] = await measureMode(engine, queries, mode);
   const baseline = fts5Baseline(store, queries);
-  const themes = await themeLeverFigures(store, settings, aids, engine);
+  const themes = await leverFigures(store, settings, aids, engine, WITHOUT_THEMES, FEELINGS_AND_THEMES);
+  const topics = await leverFigures(store, settings, aids, engine, WITHOUT_TOPICS, [...FEELINGS_AND_THEMES, "eval/feelings-themes-blind.jsonl", "eval/sayings-own.jsonl"]);
   const offTopic = await offTopicRefusals(engine, queries);
   const scopeGate = await scopeGateFigures(engine, aids);
   store.close();
@@ -243,6 +250,8 @@ export async function runRetrievalBench(): Promise<Record<string, unknown>> {
     scopeGate,
     // Issue 14: the theme lever off (before) and on (after), same process, same queries.
     themes,
+    // The topical index off (before) and on (after), likewise.
+    topics,
     ratios: {
       "hybrid/fts5 ndcg@10": round2(hybrid.report.overall["ndcg@10"]! / Math.max(baseline.report.overall["ndcg@10"]!, 1e-9)),
       "hybrid/fts5 hit@10": round2(hybrid.report.overall["hit@10"]! / Math.max(baseline.report.overall["hit@10"]!, 1e-9)),

@@ -1,9 +1,11 @@
 import { loadCrossReferences } from "../../adapters/sources/cross-references-file.js";
 import { loadLexicon } from "../../adapters/sources/lexicon-files.js";
+import { loadTopics } from "./topics-file.js";
 import type { CrossReferenceIndex } from "../../core/bible/cross-references.js";
 import type { ScopeGateData } from "../../core/retrieval/scope/gate.js";
 import type { CrossLinks } from "../../core/retrieval/engine.js";
 import type { QueryExpander } from "../../core/retrieval/lexical-side.js";
+import type { TopicalIndex } from "../../core/retrieval/topical-index.js";
 import { loadScopeResources } from "./scope.js";
 
 export interface RetrievalAids {
@@ -13,17 +15,20 @@ export interface RetrievalAids {
   scope?: ScopeGateData;
   /** OpenBible.info links whole (with their end verses), for `/api/verses`. */
   crossReferences?: CrossReferenceIndex;
+  /** Themes and feelings with the verses a pastor gives for them (resources/topics/). */
+  topics?: TopicalIndex;
 }
 
 /** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
 const EXPANSIONS_PER_WORD = 16;
 
 /**
- * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion)
- * and OpenBible.info cross references (links between verses). Both ship in resources/.
+ * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion),
+ * OpenBible.info cross references (links between verses) and the project's topical index
+ * (themes and feelings with their verses). All ship in resources/.
  */
 export async function loadRetrievalAids(): Promise<RetrievalAids> {
-  const [lexicon, crossReferences, scope] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources()]);
+  const [lexicon, crossReferences, scope, topics] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources(), loadTopics()]);
   const expander: QueryExpander = {
     expand: (word) => {
       // Verb↔noun partners first, then synonyms each followed by its own partners
@@ -36,6 +41,7 @@ export async function loadRetrievalAids(): Promise<RetrievalAids> {
   return {
     expander,
     crossReferences,
+    topics,
     scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
     crossLinks: {
       strongest: (book, chapter, verse, limit) =>

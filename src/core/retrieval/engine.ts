@@ -6,13 +6,14 @@ import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
 import { isSituation, themeOf } from "./query-frame.js";
+import { topicVerses, type TopicalIndex } from "./topical-index.js";
 import type { SearchMode } from "./dense-side.js";
 import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
 import { UnitSearch, type FirstFusion, type FusedUnit, type UnitSearchDependencies, type UnitShape } from "./unit-search.js";
 
 export type { SearchMode };
 
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
 export interface EngineVerse extends Omit<Verse, "canonical">, ContextText {
@@ -106,6 +107,19 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
   themeDenseWeight: number;
   themeConfidentLexicalRatio: number;
   themeLinkWeight: number;
+  /**
+   * The topical index (resources/topics/): the verses of the topics a question is about join
+   * the fusion as one list of this weight (0: off), when one of the topic's phrasings holds at
+   * least `topicMinCoverage` of the question's weight (`topicFramedMinCoverage` for a framed
+   * theme or a first-person situation, which are surely about a topic, where any other question
+   * may be a quotation); at most `topicMaxTopics` topics, each further one scoring at least
+   * `topicMinShareOfBest` of the best.
+   */
+  topicWeight: number;
+  topicMinCoverage: number;
+  topicFramedMinCoverage: number;
+  topicMaxTopics: number;
+  topicMinShareOfBest: number;
 }
 
 /**
@@ -144,6 +158,11 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   themeDenseWeight: 1.2,
   themeConfidentLexicalRatio: 0,
   themeLinkWeight: 0.5,
+  topicWeight: 3,
+  topicMinCoverage: 0.5,
+  topicFramedMinCoverage: 0.3,
+  topicMaxTopics: 2,
+  topicMinShareOfBest: 0.8,
 };
 
 export interface CrossLinks {
@@ -156,6 +175,8 @@ export interface CrossLinks {
 /** The search's (embedder or why there is none, query expansions, the gate's data) and the Bible's own. */
 export interface EngineDependencies extends UnitSearchDependencies {
   crossLinks?: CrossLinks;
+  /** The topical index: themes and feelings with the verses a pastor gives for them. */
+  topics?: TopicalIndex;
   /** Which source answers explicit references and is searched by default. */
   primarySource?: string;
 }
@@ -359,6 +380,7 @@ export class SearchEngine {
       { name: "crossref", items: linked, weight: linkWeight },
       { name: "context", items: neighbours, weight: settings.neighbourWeight },
       { name: "theme", items: themed, weight: themeWeight },
+      { name: "topic", items: this.topicCandidates(query, theme !== undefined || isSituation(asked)), weight: settings.topicWeight },
     ].filter((list) => list.items.length > 0);
     let fused = more.length > 0 ? first.fuseWith(more) : first.fused;
     const priorWeight = theme !== undefined ? settings.themePriorWeight : settings.priorWeight;
@@ -416,6 +438,24 @@ export class SearchEngine {
       .sort((a, b) => b.score - a.score || a.doc - b.doc)
       .slice(0, limit)
       .map(({ doc }) => ({ doc }));
+  }
+
+  /** The verses of the topics the question is about (the topical index), in the primary source. */
+  private topicCandidates(question: string, framed: boolean): { doc: number }[] {
+    const { topics } = this.deps;
+    const source = this.primarySource;
+    if (!topics || !source || this.settings.topicWeight <= 0) return [];
+    // Typed without accents ("humilhacao"), the question is read in the corpus's spelling, as on the lexical side.
+    const lexical = this.hybrid.silos[0]?.lexical;
+    const matches = topics.match(lexical ? lexical.restoreAccentsIn(question) : question, {
+      minCoverage: framed ? this.settings.topicFramedMinCoverage : this.settings.topicMinCoverage,
+      maxTopics: this.settings.topicMaxTopics,
+      minShareOfBest: this.settings.topicMinShareOfBest,
+    });
+    return topicVerses(matches).flatMap((verse) => {
+      const doc = this.docAt(source, verse.book, verse.chapter, verse.verse);
+      return doc !== undefined && this.verses[doc]!.text !== "" ? [{ doc }] : [];
+    });
   }
 
   /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */

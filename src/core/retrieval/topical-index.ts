@@ -1,0 +1,147 @@
+/**
+ * The topical index (resources/topics/): themes and feelings ("medo do futuro", "luto",
+ * "perdão"), each with the ways people write to a pastor about it and the verses a pastor gives
+ * for it, best first. A question is matched to its topics by BM25 with each topic as one
+ * document (all its phrasings), and judged by coverage: the largest share of the question's
+ * discriminating weight (idf over the topics) that one phrasing holds (the union of twenty
+ * phrasings holds too many words to tell a topic from chance). A question whose words the
+ * topics do not share ("a torre de Babel") matches none. Pure.
+ */
+import { analyze } from "../analysis/index.js";
+import { Bm25Index } from "./bm25.js";
+
+export interface TopicVerse {
+  book: string;
+  chapter: number;
+  verse: number;
+}
+
+export interface Topic {
+  id: string;
+  title: string;
+  /** Messages people write about it, in their own words. */
+  phrasings: readonly string[];
+  /** The verses a pastor gives for it, best first. */
+  verses: readonly TopicVerse[];
+}
+
+export interface TopicMatch {
+  topic: Topic;
+  /** BM25 of the question against the topic's words. */
+  score: number;
+  /** 0..1: the largest share of the question's idf weight that one of the topic's phrasings holds. */
+  coverage: number;
+}
+
+export interface TopicSelection {
+  /** At least this coverage to count as a match. */
+  minCoverage: number;
+  /** At most this many topics. */
+  maxTopics: number;
+  /** A further topic must score at least this share of the best one's BM25. */
+  minShareOfBest: number;
+}
+
+export class TopicalIndex {
+  private readonly index: Bm25Index;
+  /** Per topic, the analysed terms of each of its phrasings (and its title). */
+  private readonly phrasingTerms: readonly (readonly ReadonlySet<string>[])[];
+
+  constructor(
+    readonly topics: readonly Topic[],
+    private readonly analyzeText: (text: string) => string[] = (text) => analyze(text),
+  ) {
+    this.phrasingTerms = topics.map((topic) => [topic.title, ...topic.phrasings].map((text) => new Set(this.analyzeText(text))));
+    this.index = new Bm25Index(this.phrasingTerms.map((phrasings) => phrasings.flatMap((terms) => [...terms])));
+  }
+
+  get size(): number {
+    return this.topics.length;
+  }
+
+  /** The topics a question is about, best first, as `selection` admits them. */
+  match(question: string, selection: TopicSelection): TopicMatch[] {
+    const terms = [...new Set(this.analyzeText(question))];
+    if (terms.length === 0) return [];
+    // A word no topic holds weighs as much as the rarest word the topics hold: unmatched content lowers coverage.
+    const unseen = Math.log(1 + (this.topics.length + 0.5) / 0.5);
+    const weightOf = (term: string) => (this.index.documentFrequency(term) > 0 ? this.index.idf(term) : unseen);
+    const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
+    const hits = this.index.search(
+      terms.map((term) => ({ term, weight: 1 })),
+      selection.maxTopics * 4,
+    );
+    const best = hits[0]?.score ?? 0;
+    return hits
+      .map((hit) => ({
+        topic: this.topics[hit.doc]!,
+        score: hit.score,
+        coverage: Math.max(...this.phrasingTerms[hit.doc]!.map((held) => terms.reduce((sum, term) => sum + (held.has(term) ? weightOf(term) : 0), 0))) / total,
+      }))
+      .filter((match) => match.coverage >= selection.minCoverage && match.score >= selection.minShareOfBest * best)
+      .slice(0, selection.maxTopics);
+  }
+}
+
+/** The verses of matched topics as one list: each topic's first verse, then each one's second… without repeats. */
+export function topicVerses(matches: readonly TopicMatch[]): TopicVerse[] {
+  const seen = new Set<string>();
+  const out: TopicVerse[] = [];
+  const longest = Math.max(0, ...matches.map((match) => match.topic.verses.length));
+  for (let rank = 0; rank < longest; rank++) {
+    for (const match of matches) {
+      const verse = match.topic.verses[rank];
+      if (!verse) continue;
+      const key = `${verse.book} ${verse.chapter}:${verse.verse}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(verse);
+    }
+  }
+  return out;
+}
+
+export class TopicFileError extends Error {
+  readonly code = "invalid_topics";
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    problem: string,
+  ) {
+    super(`${file}, linha ${line}: ${problem}`);
+    this.name = "TopicFileError";
+  }
+}
+
+const REFERENCE = /^([1-3]?[A-Z]{2,3}) (\d+):(\d+)$/;
+
+/** Parses the topics file (JSONL: `id`, `title`, `phrasings`, `verses` as `BOOK C:V`), naming the file and line of a problem. */
+export function parseTopicsFile(text: string, file: string): Topic[] {
+  const topics: Topic[] = [];
+  const ids = new Set<string>();
+  text.split("\n").forEach((raw, at) => {
+    const line = at + 1;
+    if (raw.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new TopicFileError(file, line, "JSON inválido");
+    }
+    const record = value as Partial<Record<"id" | "title" | "phrasings" | "verses", unknown>>;
+    const strings = (field: unknown) => Array.isArray(field) && field.length > 0 && field.every((item) => typeof item === "string" && item.trim() !== "");
+    if (typeof record.id !== "string" || record.id === "") throw new TopicFileError(file, line, "falta o campo id");
+    if (ids.has(record.id)) throw new TopicFileError(file, line, `o tema ${record.id} aparece duas vezes`);
+    if (typeof record.title !== "string" || record.title.trim() === "") throw new TopicFileError(file, line, "falta o campo title");
+    if (!strings(record.phrasings)) throw new TopicFileError(file, line, "phrasings deve ser uma lista de frases");
+    if (!strings(record.verses)) throw new TopicFileError(file, line, "verses deve ser uma lista de referências BOOK C:V");
+    const verses = (record.verses as string[]).map((reference) => {
+      const match = REFERENCE.exec(reference);
+      if (!match) throw new TopicFileError(file, line, `referência inválida: ${reference} (use BOOK C:V, como JHN 3:16)`);
+      return { book: match[1]!, chapter: Number(match[2]), verse: Number(match[3]) };
+    });
+    ids.add(record.id);
+    topics.push({ id: record.id, title: record.title, phrasings: record.phrasings as string[], verses });
+  });
+  return topics;
+}

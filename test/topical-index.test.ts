@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTopics, TOPICS_FILE } from "../src/app/retrieval/topics-file.js";
+import type { SearchResponse } from "../src/core/retrieval/engine.js";
+import { parseTopicsFile, TopicalIndex, TopicFileError, topicVerses, type Topic, type TopicSelection } from "../src/core/retrieval/topical-index.js";
+import { openBibleEngine, ROOT } from "./support/bible-index.js";
+import path from "node:path";
+
+const ANY: TopicSelection = { minCoverage: 0, maxTopics: 3, minShareOfBest: 0 };
+
+const topic = (id: string, phrasings: string[], verses: [string, number, number][]): Topic => ({
+  id,
+  title: id,
+  phrasings,
+  verses: verses.map(([book, chapter, verse]) => ({ book, chapter, verse })),
+});
+
+const SMALL = [
+  topic("medo", ["tenho medo de tudo", "vivo assustada", "como vencer o medo?"], [["ISA", 41, 10], ["PSA", 56, 3], ["2TI", 1, 7]]),
+  topic("luto", ["minha mãe faleceu e a saudade dói", "perdi meu pai", "como lidar com a perda de alguém"], [["PSA", 34, 18], ["MAT", 5, 4], ["ISA", 41, 10]]),
+  topic("perdao", ["não consigo perdoar quem me feriu", "perdoar é esquecer?"], [["COL", 3, 13], ["MAT", 6, 14]]),
+];
+
+describe("the topical index (pure)", () => {
+  it("matches a question to its topic through the Portuguese analysis (stems, folded accents)", () => {
+    const index = new TopicalIndex(SMALL);
+    const [best] = index.match("Tenho tido MEDOS terríveis", ANY);
+    expect(best?.topic.id).toBe("medo");
+    // "faleceu" and "saudades" reach "faleceu" and "saudade" through their stems.
+    expect(index.match("meu avô faleceu, que saudades", ANY)[0]?.topic.id).toBe("luto");
+    expect(index.match("perdoar", ANY)[0]?.topic.id).toBe("perdao");
+  });
+
+  it("judges a match by the share of the question's weight one phrasing holds", () => {
+    const index = new TopicalIndex(SMALL);
+    const full = index.match("tenho medo de tudo", ANY)[0]!;
+    expect(full.coverage).toBeCloseTo(1, 5);
+    // Words no topic holds weigh as much as the rarest word: they lower the coverage.
+    const partial = index.match("tenho medo da prova de cálculo diferencial", ANY)[0]!;
+    expect(partial.topic.id).toBe("medo");
+    expect(partial.coverage).toBeLessThan(0.5);
+    expect(index.match("tenho medo da prova de cálculo diferencial", { ...ANY, minCoverage: 0.5 })).toEqual([]);
+  });
+
+  it("matches nothing when the topics do not share the question's words", () => {
+    const index = new TopicalIndex(SMALL);
+    expect(index.match("a torre de Babel", ANY)).toEqual([]);
+    expect(index.match("???", ANY)).toEqual([]);
+  });
+
+  it("keeps at most maxTopics, each further one scoring at least minShareOfBest of the best", () => {
+    const index = new TopicalIndex(SMALL);
+    const question = "tenho medo de perdoar quem me feriu";
+    expect(index.match(question, ANY).map((m) => m.topic.id)).toEqual(expect.arrayContaining(["medo", "perdao"]));
+    expect(index.match(question, { ...ANY, maxTopics: 1 })).toHaveLength(1);
+    const [first, second] = index.match(question, ANY);
+    expect(index.match(question, { ...ANY, minShareOfBest: (second!.score / first!.score) + 0.01 })).toHaveLength(1);
+  });
+
+  it("lists matched topics' verses rank by rank, without repeats", () => {
+    const index = new TopicalIndex(SMALL);
+    const [medo, luto] = [SMALL[0]!, SMALL[1]!];
+    const verses = topicVerses([
+      { topic: medo, score: 2, coverage: 1 },
+      { topic: luto, score: 1, coverage: 1 },
+    ]).map((v) => `${v.book} ${v.chapter}:${v.verse}`);
+    expect(verses).toEqual(["ISA 41:10", "PSA 34:18", "PSA 56:3", "MAT 5:4", "2TI 1:7"]);
+    expect(topicVerses([])).toEqual([]);
+    expect(index.size).toBe(3);
+  });
+
+  it("parses the file, naming the file and line of a problem", () => {
+    const good = JSON.stringify({ id: "medo", title: "Medo", phrasings: ["tenho medo"], verses: ["ISA 41:10", "1JN 4:18"] });
+    expect(parseTopicsFile(`${good}\n\n`, "t.jsonl")[0]!.verses).toEqual([
+      { book: "ISA", chapter: 41, verse: 10 },
+      { book: "1JN", chapter: 4, verse: 18 },
+    ]);
+    const bad: [string, RegExp][] = [
+      [`${good}\n{oops`, /t\.jsonl, linha 2: JSON inválido/],
+      [`${good}\n${good}`, /linha 2: o tema medo aparece duas vezes/],
+      [JSON.stringify({ id: "x", title: "X", phrasings: [], verses: ["ISA 41:10"] }), /linha 1: phrasings deve ser uma lista/],
+      [JSON.stringify({ id: "x", title: "X", phrasings: ["a"], verses: ["Isaías 41:10"] }), /linha 1: referência inválida: Isaías 41:10/],
+      [JSON.stringify({ id: "x", phrasings: ["a"], verses: ["ISA 41:10"] }), /linha 1: falta o campo title/],
+    ];
+    for (const [text, message] of bad) {
+      expect(() => parseTopicsFile(text, "t.jsonl")).toThrow(TopicFileError);
+      expect(() => parseTopicsFile(text, "t.jsonl")).toThrow(message);
+    }
+  });
+});
+
+const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
+
+describe("the shipped topical index on the real Bible index", () => {
+  let withTopics: Awaited<ReturnType<typeof openBibleEngine>>;
+  let withoutTopics: Awaited<ReturnType<typeof openBibleEngine>>;
+  beforeAll(async () => {
+    withTopics = await openBibleEngine();
+    withoutTopics = await openBibleEngine({}, { topicWeight: 0 });
+  }, 240_000);
+  afterAll(async () => {
+    await withTopics?.close();
+    await withoutTopics?.close();
+  });
+
+  it("holds well-formed topics whose every verse is in the Bíblia Livre with its text", async () => {
+    const index = await loadTopics(path.join(ROOT, TOPICS_FILE));
+    expect(index.size).toBeGreaterThanOrEqual(140);
+    for (const entry of index.topics) {
+      expect(entry.phrasings.length, entry.id).toBeGreaterThanOrEqual(15);
+      expect(entry.verses.length, entry.id).toBeGreaterThanOrEqual(6);
+      for (const verse of entry.verses) {
+        const found = withTopics.engine.verseAt(verse.book, verse.chapter, verse.verse);
+        expect(found?.text, `${entry.id}: ${verse.book} ${verse.chapter}:${verse.verse}`).toBeTruthy();
+      }
+    }
+  });
+
+  it("answers a feeling in the asker's own words with the verses of its topic", async () => {
+    const query = "tô com o coração apertado pensando no amanhã";
+    const found = await withTopics.engine.search(query, { k: 10 });
+    const plain = await withoutTopics.engine.search(query, { k: 10 });
+    // Mateus 6:34 ("não vos inquieteis pelo dia de amanhã"), Jeremias 29:11, Provérbios 3:5.
+    expect(refs(found)).toEqual(expect.arrayContaining(["MAT 6:34", "JER 29:11", "PRO 3:5"]));
+    expect(found.results.find((r) => r.ref === "MAT 6:34")?.via).toContain("topic");
+    expect(refs(plain)).not.toContain("PRO 3:5");
+    expect(plain.results.some((r) => r.via.includes("topic"))).toBe(false);
+  });
+
+  it("leaves a story whose words no topic holds exactly as it was", async () => {
+    for (const query of ["a torre de Babel", "Jonas e o grande peixe"]) {
+      expect(refs(await withTopics.engine.search(query, { k: 10 }))).toEqual(refs(await withoutTopics.engine.search(query, { k: 10 })));
+    }
+  });
+
+  it("keeps a quotation's own verse first", async () => {
+    expect(refs(await withTopics.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 3 }))[0]).toBe("MAT 5:44");
+    expect(refs(await withTopics.engine.search("o Senhor é o meu pastor, nada me faltará", { k: 3 }))[0]).toBe("PSA 23:1");
+  });
+});
