@@ -85,6 +85,8 @@ export const settingsSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(5000),
   // Search and prompt building off the event loop: worker threads, 0 = in this thread.
   SEARCH_WORKERS: z.coerce.number().int().min(0).max(64).default(defaultSearchWorkers()),
+  // Rounds of answers run through the chat route with the offline stub before listening (0: none).
+  WARM_UP_ROUNDS: nonNegativeInt(3),
 }).superRefine((settings, context) => {
   if (settings.DB_CHUNK_OVERLAP >= settings.DB_CHUNK_WORDS) {
     context.addIssue({

@@ -14,6 +14,7 @@ import type { Settings } from "../config/settings.js";
 import { findProjectRoot } from "../project-root.js";
 import { createApp } from "./app.js";
 import { createJsonLogger, type Logger } from "./logger.js";
+import { warmUp } from "./warm-up.js";
 
 /**
  * Node's own guards against slow clients: the headers within HEADERS_TIMEOUT_MS and the whole
@@ -70,6 +71,10 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   if (existsSync(webDist)) {
     app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
   }
+
+  // Before the port opens: the first people to ask should not pay for compiling the chat's code.
+  const warmed = await warmUp(service, collections, settings, settings.WARM_UP_ROUNDS);
+  if (warmed.answers > 0) logger.info("warmed_up", { answers: warmed.answers, ms: warmed.ms });
 
   // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {

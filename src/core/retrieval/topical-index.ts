@@ -63,7 +63,8 @@ export class TopicalIndex {
   match(question: string, selection: TopicSelection): TopicMatch[] {
     const terms = [...new Set(this.analyzeText(question))];
     if (terms.length === 0) return [];
-    // A word no topic holds weighs as much as the rarest word the topics hold: unmatched content lowers coverage.
+    // A word no topic holds weighs a little more than the rarest word they hold (idf at a
+    // document frequency of 0): content no topic speaks of lowers the coverage.
     const unseen = Math.log(1 + (this.topics.length + 0.5) / 0.5);
     const weightOf = (term: string) => (this.index.documentFrequency(term) > 0 ? this.index.idf(term) : unseen);
     const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
