@@ -46,12 +46,14 @@ export class TopicalIndex {
   private readonly index: Bm25Index;
   /** Per topic, the analysed terms of each of its phrasings (and its title). */
   private readonly phrasingTerms: readonly (readonly ReadonlySet<string>[])[];
+  private readonly titleTerms: readonly ReadonlySet<string>[];
 
   constructor(
     readonly topics: readonly Topic[],
     private readonly analyzeText: (text: string) => string[] = (text) => analyze(text),
   ) {
     this.phrasingTerms = topics.map((topic) => [topic.title, ...topic.phrasings].map((text) => new Set(this.analyzeText(text))));
+    this.titleTerms = this.phrasingTerms.map((phrasings) => phrasings[0]!);
     this.index = new Bm25Index(this.phrasingTerms.map((phrasings) => phrasings.flatMap((terms) => [...terms])));
   }
 
@@ -72,8 +74,16 @@ export class TopicalIndex {
       terms.map((term) => ({ term, weight: 1 })),
       selection.maxTopics * 4,
     );
-    const best = hits[0]?.score ?? 0;
-    return hits
+    // A topic whose title names what the question asks ("casamento" → "Casamento", not "Crise no
+    // casamento") ranks above those that only use its words: BM25 × (1 + Jaccard of the title).
+    const titled = hits.map((hit) => {
+      const title = this.titleTerms[hit.doc]!;
+      const shared = terms.filter((term) => title.has(term)).length;
+      return { ...hit, score: hit.score * (1 + shared / (title.size + terms.length - shared)) };
+    });
+    titled.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const best = titled[0]?.score ?? 0;
+    return titled
       .map((hit) => ({
         topic: this.topics[hit.doc]!,
         score: hit.score,
