@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { derivationalRoot } from "../src/core/retrieval/lexical-side.js";
-import { isSituation, themeOf } from "../src/core/retrieval/query-frame.js";
+import { isSituation, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
 describe("topical frames", () => {
@@ -25,6 +25,15 @@ describe("topical frames", () => {
     expect(derivationalRoot("paciencia")).toBe(derivationalRoot("pacientes"));
     expect(derivationalRoot("gente")).toBeUndefined();
     expect(derivationalRoot("cidade")).toBeUndefined();
+  });
+
+  it("tells a message about the asker's own life by its possessives and 'estou', never by 'eu', 'me' or 'mim'", () => {
+    expect(speaksOfSelf("minha mãe morreu mês passado")).toBe(true);
+    expect(speaksOfSelf("meu filho não fala comigo")).toBe(true);
+    expect(speaksOfSelf("tô sem chão desde ontem")).toBe(true);
+    expect(speaksOfSelf("Jesus disse: eu sou a luz do mundo")).toBe(false);
+    expect(speaksOfSelf("vinde a mim todos os que estais cansados")).toBe(false);
+    expect(speaksOfSelf("a minhoca e o meteoro")).toBe(false);
   });
 
   it("tells a first-person feeling or situation from a quotation", () => {

@@ -136,6 +136,15 @@ describe("the shipped topical index on the real Bible index", () => {
     expect(plain.results.some((r) => r.via.includes("topic"))).toBe(false);
   });
 
+  it("reads a message about the asker's own life as about a topic ('minha mãe morreu…'), not as a quotation", async () => {
+    const query = "minha mãe morreu mês passado e a saudade não passa";
+    const found = await withTopics.engine.search(query, { k: 10 });
+    // Salmos 34:18 ("Perto está o SENHOR dos quebrantados de coração") and Mateus 5:4 ("os que choram").
+    expect(refs(found)).toEqual(expect.arrayContaining(["PSA 34:18", "MAT 5:4"]));
+    // Before: Êxodo 21:17, "o que amaldiçoar a seu pai ou a sua mãe, morrerá", came first.
+    expect(found.results.slice(0, 3).some((r) => /amaldiçoar a seu pai/.test(r.text))).toBe(false);
+  });
+
   it("leaves a story whose words no topic holds exactly as it was", async () => {
     for (const query of ["a torre de Babel", "Jonas e o grande peixe"]) {
       expect(refs(await withTopics.engine.search(query, { k: 10 }))).toEqual(refs(await withoutTopics.engine.search(query, { k: 10 })));

@@ -91,3 +91,16 @@ const SITUATION_FRAME = /^\s*(?:eu\s+)?(?:estou|estava|tô|to|me\s+sinto|sinto|t
 export function isSituation(query: string): boolean {
   return SITUATION_FRAME.test(query);
 }
+
+/**
+ * Words with which askers speak of their own life ("minha mãe morreu mês passado", "meu filho
+ * não fala comigo", "estamos endividados"): possessives, "comigo" and first-person "estar" — never
+ * "eu", "me" or "mim", which quotations put in God's or Jesus's mouth ("eu sou a luz do mundo",
+ * "vinde a mim").
+ */
+const SELF_WORDS = /(?:^|[^\p{L}])(?:comigo|meu|minha|meus|minhas|estou|tô|estamos|nosso|nossa|nossos|nossas)(?![\p{L}])/iu;
+
+/** Whether the question speaks of the asker's own life (see above). */
+export function speaksOfSelf(query: string): boolean {
+  return SELF_WORDS.test(query);
+}
