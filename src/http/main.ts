@@ -73,8 +73,11 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   }
 
   // Before the port opens: the first people to ask should not pay for compiling the chat's code.
-  const warmed = await warmUp(service, collections, settings, settings.WARM_UP_ROUNDS);
-  if (warmed.answers > 0) logger.info("warmed_up", { answers: warmed.answers, ms: warmed.ms });
+  // A warm-up that fails only costs the first askers that compilation: the server starts anyway.
+  await warmUp(service, collections, settings, settings.WARM_UP_ROUNDS).then(
+    (warmed) => warmed.answers > 0 && logger.info("warmed_up", { answers: warmed.answers, ms: warmed.ms }),
+    (error: unknown) => logger.warn("warm_up_failed", { message: error instanceof Error ? error.message : String(error) }),
+  );
 
   // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
   const server: ServerType = await new Promise<ServerType>((resolve, reject) => {

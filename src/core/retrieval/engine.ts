@@ -112,8 +112,8 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
    * the fusion as one list of this weight (0: off), when one of the topic's phrasings holds at
    * least `topicMinCoverage` of the question's weight (`topicFramedMinCoverage` for a framed
    * theme, a first-person situation or a question that speaks of the asker's own life, which are
-   * surely about a topic, where any other question may be a quotation); at most `topicMaxTopics` topics, each further one scoring at least
-   * `topicMinShareOfBest` of the best.
+   * surely about a topic, where any other question may be a quotation); at most
+   * `topicMaxTopics` topics, each further one scoring at least `topicMinShareOfBest` of the best.
    */
   topicWeight: number;
   topicMinCoverage: number;
