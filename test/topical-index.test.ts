@@ -145,6 +145,11 @@ describe("the shipped topical index on the real Bible index", () => {
     expect(found.results.slice(0, 3).some((r) => /amaldiçoar a seu pai/.test(r.text))).toBe(false);
   });
 
+  it("answers a framed theme with the topic's verses and the theme's own ('ansiedade' reaches 'ansiosos')", async () => {
+    const top = refs(await withTopics.engine.search("o que a Bíblia diz sobre a ansiedade?", { k: 10 }));
+    expect(top).toEqual(expect.arrayContaining(["1PE 5:7", "PHP 4:6", "MAT 6:34"]));
+  });
+
   it("leaves a story whose words no topic holds exactly as it was", async () => {
     for (const query of ["a torre de Babel", "Jonas e o grande peixe"]) {
       expect(refs(await withTopics.engine.search(query, { k: 10 }))).toEqual(refs(await withoutTopics.engine.search(query, { k: 10 })));

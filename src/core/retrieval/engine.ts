@@ -147,7 +147,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   neighbourSeeds: 5,
   neighbourWeight: 0.2,
   neighbourSpan: 2,
-  themeWeight: 3,
+  themeWeight: 1,
   unframedThemeWeight: 0,
   situationThemeWeight: 0.75,
   themeDepth: 200,
