@@ -89,6 +89,8 @@ describe("the topical index (pure)", () => {
       [`${good}\n${good}`, /linha 2: o tema medo aparece duas vezes/],
       [JSON.stringify({ id: "x", title: "X", phrasings: [], verses: ["ISA 41:10"] }), /linha 1: phrasings deve ser uma lista/],
       [JSON.stringify({ id: "x", title: "X", phrasings: ["a"], verses: ["Isaías 41:10"] }), /linha 1: referência inválida: Isaías 41:10/],
+      [JSON.stringify({ id: "x", title: "X", phrasings: ["a"], verses: ["XYZ 1:1"] }), /linha 1: referência inválida: XYZ 1:1/],
+      [JSON.stringify({ id: "x", title: "X", phrasings: ["a"], verses: ["JHN 0:16"] }), /linha 1: referência inválida: JHN 0:16/],
       [JSON.stringify({ id: "x", phrasings: ["a"], verses: ["ISA 41:10"] }), /linha 1: falta o campo title/],
     ];
     for (const [text, message] of bad) {

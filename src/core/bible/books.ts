@@ -167,6 +167,16 @@ export function bookByCode(code: string): BookInfo | undefined {
   return BY_CODE.get(code);
 }
 
+/** A verse written as data files write it, `BOOK C:V` with the USFX code ("JHN 3:16"). */
+const VERSE_ID = /^([1-3A-Z]{3}) ([1-9]\d*):([1-9]\d*)$/;
+
+/** The coordinate of a `BOOK C:V` verse id, or undefined when it is malformed or names no book. */
+export function parseVerseId(id: string): { book: string; chapter: number; verse: number } | undefined {
+  const match = VERSE_ID.exec(id);
+  if (!match || !bookByCode(match[1]!)) return undefined;
+  return { book: match[1]!, chapter: Number(match[2]), verse: Number(match[3]) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Folding
 // ---------------------------------------------------------------------------------------------

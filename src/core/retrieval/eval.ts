@@ -1,4 +1,5 @@
-import { bookByCode } from "../bible/books.js";
+import { parseVerseId } from "../bible/books.js";
+import { parseJsonLines } from "../sources/jsonl.js";
 import { averageMetrics, scoreRanking, type AggregateMetrics, type QueryMetrics } from "./metrics.js";
 
 /** One line of an evaluation file (format of eval/README.md). */
@@ -23,37 +24,27 @@ export class EvalFileError extends Error {
   }
 }
 
-/** A relevant verse as eval/README.md writes it: `BOOK C:V`. */
-const VERSE_ID = /^[1-3A-Z]{3} [1-9]\d*:[1-9]\d*$/;
-
 export function parseEvalFile(text: string, file: string): EvalQuery[] {
   const queries: EvalQuery[] = [];
-  text.split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new EvalFileError(file, index + 1, "linha não é JSON válido");
-    }
+  for (const { line, value } of parseJsonLines(text, (at) => new EvalFileError(file, at, "linha não é JSON válido"))) {
     const entry = value as Partial<EvalQuery>;
     if (typeof entry.query !== "string" || typeof entry.type !== "string" || !Array.isArray(entry.relevant)) {
-      throw new EvalFileError(file, index + 1, 'esperados os campos "query" (texto), "type" (texto) e "relevant" (lista)');
+      throw new EvalFileError(file, line, 'esperados os campos "query" (texto), "type" (texto) e "relevant" (lista)');
     }
     const relevant = entry.relevant.map(String);
-    // A misspelt verse id would never match a result: the query would score 0 silently.
-    const wrong = relevant.find((id) => !VERSE_ID.test(id) || !bookByCode(id.slice(0, 3)));
-    if (wrong !== undefined) throw new EvalFileError(file, index + 1, `versículo relevante inválido: "${wrong}" (esperado LIVRO C:V, com o código de três letras do USFX, como "JHN 3:16")`);
-    if (entry.previous !== undefined && typeof entry.previous !== "string") throw new EvalFileError(file, index + 1, 'o campo "previous" deve ser um texto');
+    // A misspelt verse id (eval/README.md writes them `BOOK C:V`) would never match a result:
+    // the query would score 0 silently.
+    const wrong = relevant.find((id) => !parseVerseId(id));
+    if (wrong !== undefined) throw new EvalFileError(file, line, `versículo relevante inválido: "${wrong}" (esperado LIVRO C:V, com o código de três letras do USFX, como "JHN 3:16")`);
+    if (entry.previous !== undefined && typeof entry.previous !== "string") throw new EvalFileError(file, line, 'o campo "previous" deve ser um texto');
     queries.push({
-      id: String(entry.id ?? `q${index + 1}`),
+      id: String(entry.id ?? `q${line}`),
       type: entry.type,
       query: entry.query,
       relevant,
       ...(entry.previous === undefined ? {} : { previous: entry.previous }),
     });
-  });
+  }
   return queries;
 }
 

@@ -8,6 +8,8 @@
  * topics do not share ("a torre de Babel") matches none. Pure.
  */
 import { analyze } from "../analysis/index.js";
+import { parseVerseId } from "../bible/books.js";
+import { parseJsonLines } from "../sources/jsonl.js";
 import { Bm25Index } from "./bm25.js";
 
 export interface TopicVerse {
@@ -124,21 +126,11 @@ export class TopicFileError extends Error {
   }
 }
 
-const REFERENCE = /^([1-3]?[A-Z]{2,3}) (\d+):(\d+)$/;
-
 /** Parses the topics file (JSONL: `id`, `title`, `phrasings`, `verses` as `BOOK C:V`), naming the file and line of a problem. */
 export function parseTopicsFile(text: string, file: string): Topic[] {
   const topics: Topic[] = [];
   const ids = new Set<string>();
-  text.split("\n").forEach((raw, at) => {
-    const line = at + 1;
-    if (raw.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new TopicFileError(file, line, "JSON inválido");
-    }
+  for (const { line, value } of parseJsonLines(text, (at) => new TopicFileError(file, at, "JSON inválido"))) {
     const record = value as Partial<Record<"id" | "title" | "phrasings" | "verses", unknown>>;
     const strings = (field: unknown) => Array.isArray(field) && field.length > 0 && field.every((item) => typeof item === "string" && item.trim() !== "");
     if (typeof record.id !== "string" || record.id === "") throw new TopicFileError(file, line, "falta o campo id");
@@ -147,12 +139,12 @@ export function parseTopicsFile(text: string, file: string): Topic[] {
     if (!strings(record.phrasings)) throw new TopicFileError(file, line, "phrasings deve ser uma lista de frases");
     if (!strings(record.verses)) throw new TopicFileError(file, line, "verses deve ser uma lista de referências BOOK C:V");
     const verses = (record.verses as string[]).map((reference) => {
-      const match = REFERENCE.exec(reference);
-      if (!match) throw new TopicFileError(file, line, `referência inválida: ${reference} (use BOOK C:V, como JHN 3:16)`);
-      return { book: match[1]!, chapter: Number(match[2]), verse: Number(match[3]) };
+      const verse = parseVerseId(reference);
+      if (!verse) throw new TopicFileError(file, line, `referência inválida: ${reference} (use BOOK C:V, como JHN 3:16)`);
+      return verse;
     });
     ids.add(record.id);
     topics.push({ id: record.id, title: record.title, phrasings: record.phrasings as string[], verses });
-  });
+  }
   return topics;
 }
