@@ -46,6 +46,19 @@ describe("the out-of-scope gate on the real Bible index", () => {
     }
   });
 
+  it("keeps a Bible story told in the asker's own words, and refuses a film or a match recalled the same way", async () => {
+    for (const question of [
+      "a mulher que escondeu os espiões no telhado debaixo das palhas",
+      "os irmãos que jogaram o caçula num poço vazio e depois venderam ele pros mercadores",
+      "o cara q dormiu no colo da mulher e ela mandou cortar o cabelo dele",
+    ]) {
+      expect((await scopeOf(question)).inScope, question).toBe(true);
+    }
+    for (const question of ["o filme em que o navio bateu num iceberg e afundou", "aquele jogador que fez o gol de bicicleta na final"]) {
+      expect((await scopeOf(question)).inScope, question).toBe(false);
+    }
+  });
+
   it("a question that mentions the Bible is in scope, even about what it does not treat", async () => {
     const scope = await scopeOf("a Bíblia fala de dinossauros?");
     expect(scope).toMatchObject({ inScope: true, confidence: 1, reasons: { rule: "faith_word", faithWords: ["biblia"] } });
@@ -134,6 +147,20 @@ describe("the gate's pieces", () => {
     // A word the collection lacks counts in the question's mass, never in a passage's.
     expect(passageCoverage([word("naamã", 1), word("dinossauro", 1, "foreign")], vocabulary)).toBe(0.5);
     expect(passageCoverage([], vocabulary)).toBe(0);
+  });
+
+  it("reads a story being recalled: verbs of the third person past, and someone picked out by what they did", () => {
+    const texts = ["e a mulher escondeu os homens no terraço", "e voltou a pomba"];
+    const vocabulary = textVocabulary(texts.map((text) => ({ text, terms: analyzeTokens(text).map((t) => t.term) })), (text) => analyzeTokens(text));
+    const topics = new TopicLexicon(parseTopicRows("esconder\tverb.contact\t\nvoltar\tverb.motion\t\nmulher\tnoun.person\t\n"));
+    const lexicons = { words: { hasStem: () => true }, topics };
+    const features = (question: string) => scopeFeatures(question, wordEvidence(question, vocabulary, lexicons));
+    expect(features("a mulher q escondeu os homens")).toMatchObject({ narrativeVerbs: 0.5, recallFrame: 1 });
+    expect(features("a mulher escondeu os homens e voltou")).toMatchObject({ narrativeVerbs: 1, recallFrame: 0 });
+    // An irregular past ("fez") counts without WordNet; a noun ending like a verb ("chapéu") does not.
+    expect(features("o homem que fez a casa")).toMatchObject({ narrativeVerbs: 0.5, recallFrame: 0 });
+    expect(features("a mulher e o chapéu")).toMatchObject({ narrativeVerbs: 0, recallFrame: 0 });
+    expect(features("como esconder a mulher")).toMatchObject({ narrativeVerbs: 0, recallFrame: 0 });
   });
 
   it("a name is a word the texts capitalize in mid-sentence; a sentence's first word says nothing", () => {

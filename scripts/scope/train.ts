@@ -22,21 +22,23 @@ import { fitLogistic, predict } from "../../src/core/retrieval/scope/logistic.js
 import { findProjectRoot } from "../../src/project-root.js";
 
 /**
- * The share of in-scope training questions the threshold may refuse (cross-validated): 0.4 %,
- * one in 250. It was 0.5 %; with the story questions described in the asker's own words among
- * the training questions (2026-12-04), 0.5 % let the threshold fall to 0.73 and refused 8 of the 60 story questions of
- * eval/stories-blind4.jsonl, 0.4 % keeps it at 0.75 (6 of 60) at the cost of 3 of 393 off-topic
- * questions (docs/SCOPE.md). MAX_FALSE_REFUSAL_RATE=… to measure another.
+ * The share of in-scope training questions the threshold may refuse (cross-validated): 1 %.
+ * It was 0.4 % over easier in-scope questions; handwritten-stories.jsonl (2026-12-05) added the
+ * hardest ones (Bible stories told in slang, life situations without a religious word), and at
+ * 0.4 % of those the threshold rose to 0.85 and let 69 more of the 496 off-topic questions of
+ * the evaluation sets through; at 1 % (threshold ≈ 0.75) it refuses about as many as before and
+ * wrongly refuses 18 real questions of 1,361 instead of 61 (docs/SCOPE.md, 2026-12-05).
+ * MAX_FALSE_REFUSAL_RATE=… to measure another; the log prints what each budget gives.
  */
-const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.004);
+const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.01);
 const FOLDS = 5;
 const L2_CHOICES = process.env.L2 ? [Number(process.env.L2)] : [0.0005, 0.002, 0.008];
 /** A word cue enters the model only when this many training questions hold it. */
 const MIN_CUE_COUNT = 3;
 
 const root = findProjectRoot(import.meta.url);
-/** Generated questions (generate-training.ts) and hand-written ones (handwritten.jsonl). */
-const TRAINING_FILES = ["questions.jsonl", "handwritten.jsonl"];
+/** Generated questions (generate-training.ts) and hand-written ones (handwritten.jsonl, handwritten-stories.jsonl). */
+const TRAINING_FILES = ["questions.jsonl", "handwritten.jsonl", "handwritten-stories.jsonl"];
 const rows = TRAINING_FILES.flatMap((file) =>
   readFileSync(join(root, "training", "scope", file), "utf8")
     .split("\n")
@@ -133,6 +135,13 @@ for (const l2 of L2_CHOICES) {
 }
 const { cv, threshold, l2: L2 } = best!;
 console.log(`chosen l2 ${L2}`);
+// What other budgets would cost and give (cross-validated), to see the trade-off the chosen one makes.
+for (const rate of [0.002, 0.004, 0.006, 0.008, 0.01, 0.015]) {
+  const inScope = cv.filter((_, i) => labels[i] === 0).sort((a, b) => b - a);
+  const at = Number(Math.min(0.99, (inScope[Math.floor(inScope.length * rate)] ?? 0.5) + 1e-4).toFixed(4));
+  const out = cv.filter((p, i) => labels[i] === 1 && p >= at).length / labels.filter((l) => l === 1).length;
+  console.log(`  budget ${(rate * 100).toFixed(1)} %: threshold ${at}, out-of-scope refused ${(out * 100).toFixed(1)} %`);
+}
 const inScopeScores = cv.filter((_, i) => labels[i] === 0);
 const refused = cv.filter((p, i) => labels[i] === 1 && p >= threshold).length;
 const wrong = cv.filter((p, i) => labels[i] === 0 && p >= threshold).length;

@@ -90,6 +90,26 @@ function isFirstPersonPreterite(word: string, evidence: readonly WordEvidence[])
   return [...entry.lexnames.keys()].some((name) => name.startsWith("verb."));
 }
 
+/**
+ * Verbs of the third person past ("voltou", "engoliu", "jogaram", "fez"): a person recalling a
+ * story tells what someone did. Regular forms are read from the ending and checked against the
+ * WordNet verb the word names; the commonest irregular ones are listed.
+ */
+const IRREGULAR_NARRATIVE_VERBS = new Set(
+  ["fez", "fizeram", "disse", "disseram", "deu", "deram", "veio", "vieram", "trouxe", "trouxeram", "puseram", "viu", "viram", "quis", "quiseram", "teve", "tiveram", "houve", "soube", "souberam", "coube", "fugiu", "caiu", "sumiu"].map(foldAccents),
+);
+
+function isNarrativeVerb(word: string, evidence: readonly WordEvidence[]): boolean {
+  const folded = foldAccents(word.toLowerCase());
+  if (IRREGULAR_NARRATIVE_VERBS.has(folded)) return true;
+  if (!/^\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)$/u.test(folded)) return false;
+  const entry = evidence.find((item) => item.word === folded);
+  return entry !== undefined && [...entry.lexnames.keys()].some((name) => name.startsWith("verb."));
+}
+
+/** "o cara q arrancou…", "a mulher que escondeu…": someone or something picked out by what it did. */
+const RECALL_FRAME = /(?:^|\s)(?:q|que)\s+(?:\p{L}+\s+){0,2}\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)\b/u;
+
 /** A question of conduct ("é pecado…", "posso…?", "um cristão pode…"): what a pastor is asked. */
 const MORAL_FRAME =
   /^\s*(?:e\s+)?(?:e\s+(?:certo|errado|pecado|correto|licito)|devo|posso|podemos|um\s+cristao\s+pode|tudo\s+bem|como\s+(?:devo|posso)|o\s+que\s+(?:devo|posso)\s+fazer)\b|\be\s+(?:certo|errado|pecado|correto|licito)\s*\??\s*$/u;
@@ -324,6 +344,8 @@ export const FEATURE_NAMES: readonly string[] = [
   "agreement",
   "passageCoverage",
   "corpusNameShare",
+  "narrativeVerbs",
+  "recallFrame",
 ];
 
 export interface RetrievalEvidence {
@@ -372,12 +394,15 @@ export function passageCoverage(words: readonly WordEvidence[], vocabulary: Corp
 export function scopeFeatures(question: string, words: readonly WordEvidence[], retrieval?: RetrievalEvidence, passage = 0): Record<string, number> {
   const features: Record<string, number> = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0]));
   const count = words.length;
+  const narrative = splitWords(question).filter((word) => isNarrativeVerb(word, words)).length;
+  features.narrativeVerbs = Math.min(narrative, 2) / 2;
   features.firstPerson = splitWords(question).some((word) => FIRST_PERSON.has(foldAccents(word)) || isFirstPersonPreterite(word, words)) ? 1 : 0;
   // A year, a price or a quantity: the Bible's numbers come as references, which are decided apart.
   features.number = /\d{3,}|\d+[.,]\d+|\d+\s*(?:%|reais|r\$|kg|km|mb|gb)/iu.test(question) ? 1 : 0;
   const folded = foldAccents(question.toLowerCase());
   features.moralFrame = MORAL_FRAME.test(folded) ? 1 : 0;
   features.copingFrame = COPING_FRAME.test(folded) ? 1 : 0;
+  features.recallFrame = RECALL_FRAME.test(folded) ? 1 : 0;
   if (count === 0) {
     features.noContent = 1;
     return features;
