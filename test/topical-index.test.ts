@@ -41,6 +41,18 @@ describe("the topical index (pure)", () => {
     expect(index.match("tenho medo da prova de cálculo diferencial", { ...ANY, minCoverage: 0.5 })).toEqual([]);
   });
 
+  it("judges a long message by its own bar: no phrasing holds most of a situation told at length", () => {
+    const index = new TopicalIndex(SMALL);
+    const long = "ontem no ônibus lotado voltando do trabalho senti medo de tudo, do motorista, da chuva, do escuro";
+    const selection = { ...ANY, minCoverage: 0.3 };
+    expect(index.match(long, ANY)[0]!.coverage).toBeLessThan(0.3);
+    expect(index.match(long, selection)).toEqual([]);
+    expect(index.match(long, { ...selection, longMessage: { minTerms: 5, minCoverage: 0.09 } })[0]?.topic.id).toBe("medo");
+    // A short question keeps the ordinary bar.
+    const short = "medo do escuro";
+    expect(index.match(short, { ...ANY, minCoverage: 0.6, longMessage: { minTerms: 5, minCoverage: 0.1 } })).toEqual([]);
+  });
+
   it("matches nothing when the topics do not share the question's words", () => {
     const index = new TopicalIndex(SMALL);
     expect(index.match("a torre de Babel", ANY)).toEqual([]);
@@ -145,6 +157,16 @@ describe("the shipped topical index on the real Bible index", () => {
     expect(refs(found)).toEqual(expect.arrayContaining(["PSA 34:18", "MAT 5:4"]));
     // Before: Êxodo 21:17, "o que amaldiçoar a seu pai ou a sua mãe, morrerá", came first.
     expect(found.results.slice(0, 3).some((r) => /amaldiçoar a seu pai/.test(r.text))).toBe(false);
+  });
+
+  it("answers a situation told at length with its topic's verses, though no phrasing holds most of it", async () => {
+    const query = "um incêndio destruiu nossa casa semana passada, perdemos móveis, roupas e documentos e agora estamos de favor na casa da minha irmã";
+    // Its best phrasing of "perder tudo num desastre" holds 0.28 of it, under the 0.3 of a short message.
+    const found = await withTopics.engine.search(query, { k: 10 });
+    expect(refs(found)).toEqual(expect.arrayContaining(["ISA 43:2", "PSA 46:1"]));
+    expect(found.results.find((r) => r.ref === "ISA 43:2")?.via).toContain("topic");
+    // A quotation that speaks of "nosso" stays a quotation.
+    expect(refs(await withTopics.engine.search("pai nosso que estás nos céus", { k: 3 }))[0]).toBe("MAT 6:9");
   });
 
   it("answers a framed theme with the topic's verses and the theme's own ('ansiedade' reaches 'ansiosos')", async () => {

@@ -120,6 +120,12 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
   topicFramedMinCoverage: number;
   topicMaxTopics: number;
   topicMinShareOfBest: number;
+  /**
+   * A framed message of at least this many distinct words (a situation told at length) needs
+   * only `topicLongMinCoverage`: no phrasing holds most of a long message (0: no such bar).
+   */
+  topicLongMessageTerms: number;
+  topicLongMinCoverage: number;
 }
 
 /**
@@ -161,6 +167,8 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   topicWeight: 3,
   topicMinCoverage: 0.5,
   topicFramedMinCoverage: 0.3,
+  topicLongMessageTerms: 5,
+  topicLongMinCoverage: 0.12,
   topicMaxTopics: 2,
   topicMinShareOfBest: 0.8,
 };
@@ -451,6 +459,7 @@ export class SearchEngine {
       minCoverage: framed ? this.settings.topicFramedMinCoverage : this.settings.topicMinCoverage,
       maxTopics: this.settings.topicMaxTopics,
       minShareOfBest: this.settings.topicMinShareOfBest,
+      ...(framed && this.settings.topicLongMessageTerms > 0 ? { longMessage: { minTerms: this.settings.topicLongMessageTerms, minCoverage: this.settings.topicLongMinCoverage } } : {}),
     });
     return topicVerses(matches).flatMap((verse) => {
       const doc = this.docAt(source, verse.book, verse.chapter, verse.verse);

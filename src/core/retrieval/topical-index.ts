@@ -42,6 +42,11 @@ export interface TopicSelection {
   maxTopics: number;
   /** A further topic must score at least this share of the best one's BM25. */
   minShareOfBest: number;
+  /**
+   * A message of at least `minTerms` distinct words is judged by its own bar: a person telling
+   * a situation writes more than any one phrasing holds, so its coverage falls with its length.
+   */
+  longMessage?: { minTerms: number; minCoverage: number };
 }
 
 export class TopicalIndex {
@@ -85,13 +90,15 @@ export class TopicalIndex {
     });
     titled.sort((a, b) => b.score - a.score || a.doc - b.doc);
     const best = titled[0]?.score ?? 0;
+    const long = selection.longMessage;
+    const minCoverage = long && terms.length >= long.minTerms ? Math.min(long.minCoverage, selection.minCoverage) : selection.minCoverage;
     return titled
       .map((hit) => ({
         topic: this.topics[hit.doc]!,
         score: hit.score,
         coverage: Math.max(...this.phrasingTerms[hit.doc]!.map((held) => terms.reduce((sum, term) => sum + (held.has(term) ? weightOf(term) : 0), 0))) / total,
       }))
-      .filter((match) => match.coverage >= selection.minCoverage && match.score >= selection.minShareOfBest * best)
+      .filter((match) => match.coverage >= minCoverage && match.score >= selection.minShareOfBest * best)
       .slice(0, selection.maxTopics);
   }
 }
