@@ -25,9 +25,9 @@ import { findProjectRoot } from "../../src/project-root.js";
  * The share of in-scope training questions the threshold may refuse (cross-validated): 1 %.
  * It was 0.4 % over easier in-scope questions; handwritten-stories.jsonl (2026-12-05) added the
  * hardest ones (Bible stories told in slang, life situations without a religious word), and at
- * 0.4 % of those the threshold rose to 0.85 and let 69 more of the 496 off-topic questions of
+ * 0.4 % of those the threshold rose to 0.85 and let 59 more of the 496 off-topic questions of
  * the evaluation sets through; at 1 % (threshold ≈ 0.75) it refuses about as many as before and
- * wrongly refuses 18 real questions of 1,361 instead of 61 (docs/SCOPE.md, 2026-12-05).
+ * wrongly refuses 18 real questions of 1,361 instead of 55 (docs/SCOPE.md, 2026-12-05).
  * MAX_FALSE_REFUSAL_RATE=… to measure another; the log prints what each budget gives.
  */
 const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.01);
