@@ -84,10 +84,13 @@ const QUESTION_WORDS = new Set(
  */
 function isFirstPersonPreterite(word: string, evidence: readonly WordEvidence[]): boolean {
   const folded = foldAccents(word.toLowerCase());
-  if (!/^\p{L}{3,}(?:ei|i)$/u.test(folded)) return false;
+  return /^\p{L}{3,}(?:ei|i)$/u.test(folded) && namesAVerb(folded, evidence);
+}
+
+/** Whether WordNet files the question word (folded) as a verb. */
+function namesAVerb(folded: string, evidence: readonly WordEvidence[]): boolean {
   const entry = evidence.find((item) => item.word === folded);
-  if (!entry) return false;
-  return [...entry.lexnames.keys()].some((name) => name.startsWith("verb."));
+  return entry !== undefined && [...entry.lexnames.keys()].some((name) => name.startsWith("verb."));
 }
 
 /**
@@ -99,16 +102,18 @@ const IRREGULAR_NARRATIVE_VERBS = new Set(
   ["fez", "fizeram", "disse", "disseram", "deu", "deram", "veio", "vieram", "trouxe", "trouxeram", "puseram", "viu", "viram", "quis", "quiseram", "teve", "tiveram", "houve", "soube", "souberam", "coube", "fugiu", "caiu", "sumiu"].map(foldAccents),
 );
 
+/** The endings of the regular third person past: "voltou", "bateu", "caiu", "jogaram", "venderam", "fugiram". */
+const THIRD_PERSON_PAST = "\\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)";
+const THIRD_PERSON_PAST_WORD = new RegExp(`^${THIRD_PERSON_PAST}$`, "u");
+
 function isNarrativeVerb(word: string, evidence: readonly WordEvidence[]): boolean {
   const folded = foldAccents(word.toLowerCase());
   if (IRREGULAR_NARRATIVE_VERBS.has(folded)) return true;
-  if (!/^\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)$/u.test(folded)) return false;
-  const entry = evidence.find((item) => item.word === folded);
-  return entry !== undefined && [...entry.lexnames.keys()].some((name) => name.startsWith("verb."));
+  return THIRD_PERSON_PAST_WORD.test(folded) && namesAVerb(folded, evidence);
 }
 
 /** "o cara q arrancou…", "a mulher que escondeu…": someone or something picked out by what it did. */
-const RECALL_FRAME = /(?:^|\s)(?:q|que)\s+(?:\p{L}+\s+){0,2}\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)\b/u;
+const RECALL_FRAME = new RegExp(`(?:^|\\s)(?:q|que)\\s+(?:\\p{L}+\\s+){0,2}${THIRD_PERSON_PAST}\\b`, "u");
 
 /** A question of conduct ("é pecado…", "posso…?", "um cristão pode…"): what a pastor is asked. */
 const MORAL_FRAME =
