@@ -132,6 +132,8 @@ describe("the gate's pieces", () => {
     const vocabulary = textVocabulary([], (text) => analyzeTokens(text));
     expect(contentTokens("vc sabe pq ele subiu pro céu pra sempre?", vocabulary).map((token) => token.surface)).toEqual(["sabe", "subiu", "ceu", "sempre"]);
     expect(contentTokens("oq aconteceu qdo ele caiu, tbm hj?", vocabulary).map((token) => token.surface)).toEqual(["aconteceu", "caiu"]);
+    // The same list the crisis reading spells out (core/analysis/shorthand.ts): "dnv" is "de novo", not a word the Bible lacks.
+    expect(contentTokens("perdi o emprego dnv, sla oq fazer", vocabulary).map((token) => token.surface)).toEqual(["perdi", "emprego"]);
   });
 
   it("passage coverage: the largest share of the question's idf mass that one stretch of units holds", () => {

@@ -20,6 +20,7 @@
  */
 import { foldAccents } from "../analysis/fold.js";
 import { stemPortuguese } from "../analysis/stem.js";
+import { CHAT_SHORTHAND } from "../analysis/shorthand.js";
 import { predict } from "../retrieval/scope/logistic.js";
 import { CRISIS_MODELS, type CrisisModels } from "./crisis-model.js";
 
@@ -37,21 +38,13 @@ export interface Crisis {
   personal: boolean;
 }
 
-/** Chat shorthand and spoken forms, read as the words they stand for (folded). */
-const SHORTHAND: Readonly<Record<string, string>> = {
-  q: "que", c: "com", n: "nao", nn: "nao", to: "estou", tou: "estou", ta: "esta", tava: "estava", vc: "voce", vcs: "voces",
-  pq: "porque", pra: "para", pro: "para o", mt: "muito", mto: "muito", mta: "muita", tbm: "tambem", tb: "tambem",
-  msm: "mesmo", hj: "hoje", td: "tudo", tds: "todos", ngm: "ninguem", nd: "nada", qro: "quero", qria: "queria",
-  dps: "depois", cmg: "comigo", oq: "o que", qnd: "quando", qdo: "quando", eh: "e", vo: "vou",
-};
-
 /**
  * The message as the patterns read it: lowercase, accents folded, punctuation gone, shorthand
  * spelled out, one space between words, a space at each end (so `\s` can bound a word).
  */
 export function crisisText(message: string): string {
   const words = foldAccents(message.toLowerCase()).match(/[a-z0-9]+/g) ?? [];
-  return ` ${words.map((word) => SHORTHAND[word] ?? word).join(" ")} `;
+  return ` ${words.map((word) => CHAT_SHORTHAND[word] ?? word).join(" ")} `;
 }
 
 /** Ways of wanting, planning or trying, in the first person: what comes before "me matar", "morrer". */

@@ -5,6 +5,7 @@
  * machine…). Pure: the corpus statistics, the dictionary and the topic lexicon are passed in.
  */
 import { analyzeWord, foldAccents, splitWords, type AnalyzedToken } from "../../analysis/index.js";
+import { CHAT_SHORTHAND } from "../../analysis/shorthand.js";
 import { isStopword } from "../../analysis/stopwords.js";
 import type { TopicLexicon } from "./topics.js";
 
@@ -70,12 +71,11 @@ const QUESTION_WORDS = new Set(
     "gostaria", "preciso", "melhor", "bom", "boa", "dizer", "diz", "fala", "falar", "explique", "explica",
     "explicar", "me", "sobre", "ajuda", "ajudar", "hoje", "agora", "coisa", "coisas", "favor", "alguém", "alguem",
     "vai", "vou", "ir", "fica", "ficar", "dá", "dar", "usar", "certo", "errado", "tudo",
-    // Spoken contractions and the chat shorthand of Brazilian Portuguese: function words,
-    // whatever the corpus spells alike ("pro" is in 3 verses), never a foreign word.
-    "pra", "pras", "pro", "pros", "dum", "duma", "duns", "dumas", "tá", "tô", "cê", "né",
-    "vc", "vcs", "pq", "qdo", "qnd", "qndo", "qto", "qtos", "qtas", "oq", "tb", "tbm", "tmb", "td", "tds", "msm", "mto", "mta",
-    "mt", "mts", "hj", "dps", "agr", "cmg", "ctg", "vdd", "pfv", "pf", "obg", "vlw", "blz", "ngm", "nd", "tlgd", "sqn",
-  ].map((word) => foldAccents(word)),
+  ]
+    .map((word) => foldAccents(word))
+    // Spoken contractions and the chat shorthand of Brazilian Portuguese ("pra", "vc", "dnv"):
+    // function words, whatever the corpus spells alike ("pro" is in 3 verses), never a foreign word.
+    .concat(Object.keys(CHAT_SHORTHAND)),
 );
 
 /**
