@@ -39,12 +39,21 @@ export interface Crisis {
 }
 
 /**
+ * The shorthand the crisis classifiers were fitted with (scripts/care/train.ts), spelled out as
+ * core/analysis/shorthand.ts spells it. Not the whole list: refitted with every form there
+ * (2026-12-05), the classifiers changed 8 of 2,809 decisions over the evaluation sets and lost
+ * "tô sentado no trilho esperando o trem das 22h"; a wider list needs its own measured refit.
+ */
+const FITTED_SHORTHAND = ["q", "c", "n", "nn", "to", "tou", "ta", "tava", "vc", "vcs", "pq", "pra", "pro", "mt", "mto", "mta", "tbm", "tb", "msm", "hj", "td", "tds", "ngm", "nd", "qro", "qria", "dps", "cmg", "oq", "qnd", "qdo", "eh", "vo"];
+const SHORTHAND: Readonly<Record<string, string>> = Object.fromEntries(FITTED_SHORTHAND.map((form) => [form, CHAT_SHORTHAND[form]!]));
+
+/**
  * The message as the patterns read it: lowercase, accents folded, punctuation gone, shorthand
  * spelled out, one space between words, a space at each end (so `\s` can bound a word).
  */
 export function crisisText(message: string): string {
   const words = foldAccents(message.toLowerCase()).match(/[a-z0-9]+/g) ?? [];
-  return ` ${words.map((word) => CHAT_SHORTHAND[word] ?? word).join(" ")} `;
+  return ` ${words.map((word) => SHORTHAND[word] ?? word).join(" ")} `;
 }
 
 /** Ways of wanting, planning or trying, in the first person: what comes before "me matar", "morrer". */
