@@ -30,7 +30,7 @@ import { findProjectRoot } from "../../src/project-root.js";
  * wrongly refuses 18 real questions of 1,361 instead of 55 (docs/SCOPE.md, 2026-12-05).
  * MAX_FALSE_REFUSAL_RATE=… to measure another; the log prints what each budget gives.
  */
-const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.01);
+const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.015);
 const FOLDS = 5;
 const L2_CHOICES = process.env.L2 ? [Number(process.env.L2)] : [0.0005, 0.002, 0.008];
 /** A word cue enters the model only when this many training questions hold it. */
@@ -38,7 +38,7 @@ const MIN_CUE_COUNT = 3;
 
 const root = findProjectRoot(import.meta.url);
 /** Generated questions (generate-training.ts) and hand-written ones (handwritten.jsonl, handwritten-stories.jsonl). */
-const TRAINING_FILES = ["questions.jsonl", "handwritten.jsonl", "handwritten-stories.jsonl"];
+const TRAINING_FILES = ["questions.jsonl", "handwritten.jsonl", "handwritten-stories.jsonl", "handwritten-situations.jsonl"];
 const rows = TRAINING_FILES.flatMap((file) =>
   readFileSync(join(root, "training", "scope", file), "utf8")
     .split("\n")
