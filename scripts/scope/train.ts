@@ -120,9 +120,9 @@ function crossValidate(l2: number): number[] {
   return cv;
 }
 
-function thresholdFor(cv: readonly number[]): number {
+function thresholdFor(cv: readonly number[], rate = MAX_FALSE_REFUSAL_RATE): number {
   const inScopeScores = cv.filter((_, i) => labels[i] === 0).sort((a, b) => b - a);
-  const allowed = Math.floor(inScopeScores.length * MAX_FALSE_REFUSAL_RATE);
+  const allowed = Math.floor(inScopeScores.length * rate);
   return Number(Math.min(0.99, (inScopeScores[allowed] ?? 0.5) + 1e-4).toFixed(4));
 }
 
@@ -138,8 +138,7 @@ const { cv, threshold, l2: L2 } = best!;
 console.log(`chosen l2 ${L2}`);
 // What other budgets would cost and give (cross-validated), to see the trade-off the chosen one makes.
 for (const rate of [0.002, 0.004, 0.006, 0.008, 0.01, 0.015]) {
-  const inScope = cv.filter((_, i) => labels[i] === 0).sort((a, b) => b - a);
-  const at = Number(Math.min(0.99, (inScope[Math.floor(inScope.length * rate)] ?? 0.5) + 1e-4).toFixed(4));
+  const at = thresholdFor(cv, rate);
   const out = cv.filter((p, i) => labels[i] === 1 && p >= at).length / labels.filter((l) => l === 1).length;
   console.log(`  budget ${(rate * 100).toFixed(1)} %: threshold ${at}, out-of-scope refused ${(out * 100).toFixed(1)} %`);
 }

@@ -399,9 +399,10 @@ export function passageCoverage(words: readonly WordEvidence[], vocabulary: Corp
 export function scopeFeatures(question: string, words: readonly WordEvidence[], retrieval?: RetrievalEvidence, passage = 0): Record<string, number> {
   const features: Record<string, number> = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0]));
   const count = words.length;
-  const narrative = splitWords(question).filter((word) => isNarrativeVerb(word, words)).length;
+  const questionWords = splitWords(question);
+  const narrative = questionWords.filter((word) => isNarrativeVerb(word, words)).length;
   features.narrativeVerbs = Math.min(narrative, 2) / 2;
-  features.firstPerson = splitWords(question).some((word) => FIRST_PERSON.has(foldAccents(word)) || isFirstPersonPreterite(word, words)) ? 1 : 0;
+  features.firstPerson = questionWords.some((word) => FIRST_PERSON.has(foldAccents(word)) || isFirstPersonPreterite(word, words)) ? 1 : 0;
   // A year, a price or a quantity: the Bible's numbers come as references, which are decided apart.
   features.number = /\d{3,}|\d+[.,]\d+|\d+\s*(?:%|reais|r\$|kg|km|mb|gb)/iu.test(question) ? 1 : 0;
   const folded = foldAccents(question.toLowerCase());
@@ -441,7 +442,7 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
   // Word cues: every analysed content word ("receita", "comprar", "triste"); the classifier
   // learns which of them point which way. Question words stay out ("quanto tempo dura o
   // luto?" is a pastor's question): they are never evidence either way.
-  for (const word of splitWords(question)) {
+  for (const word of questionWords) {
     const folded = foldAccents(word);
     if (folded.length < 2 || isFunctionWord(folded) || /^\d+$/u.test(folded)) continue;
     features[`${CUE_PREFIX}${analyzeWord(word)}`] = 1;
