@@ -178,6 +178,20 @@ describe("the gate's pieces", () => {
     expect(faithWordsOf("por que o céu é azul?")).toEqual([]);
   });
 
+  it("a faith word in its worldly sense settles nothing: a medical fast, a clause in grammar, a will", () => {
+    expect(faithWordsOf("Qual é o valor normal de glicose em jejum?")).toEqual([]);
+    expect(faithWordsOf("jejum intermitente emagrece?")).toEqual([]);
+    expect(faithWordsOf("quanto tempo de jejum para exame de sangue")).toEqual([]);
+    expect(faithWordsOf("o que é oração subordinada adjetiva")).toEqual([]);
+    expect(faithWordsOf("como fazer um testamento em cartório")).toEqual([]);
+    // The same words in their faith sense still do.
+    expect(faithWordsOf("jejum?")).toEqual(["jejum"]);
+    expect(faithWordsOf("como fazer jejum e oração")).toEqual(["jejum", "oracao"]);
+    expect(faithWordsOf("oração para conseguir emprego")).toEqual(["oracao"]);
+    expect(faithWordsOf("livros do Antigo Testamento")).toEqual(["testamento"]);
+    expect(faithWordsOf("tem no novo testamento tbm?")).toEqual(["testamento"]);
+  });
+
   it("fits a logistic regression that separates a toy problem and predicts in 0..1", () => {
     const rows = [{ a: 0 }, { a: 0.1 }, { a: 0.9 }, { a: 1 }];
     const model = fitLogistic(["a"], rows, [0, 0, 1, 1], { l2: 0 });

@@ -86,8 +86,22 @@ const FAITH_WORDS = new Set(
   ].map((word) => foldAccents(word)),
 );
 
+/**
+ * Phrases where a faith word has its worldly sense, folded: a medical fast ("glicose em jejum",
+ * "jejum intermitente"), a clause in grammar ("oração subordinada"), a will ("testamento"
+ * without "novo" or "antigo" before it). Inside one of these, the word settles nothing: the
+ * classifier decides, as for any question.
+ */
+const WORLDLY_SENSES: readonly RegExp[] = [
+  /\bem\s+jejum\b/gu,
+  /\bjejum\s+(?:intermitente|para\s+(?:o\s+|os\s+)?exames?|antes\s+d[oe]s?\s+exames?)\b/gu,
+  /\bora(?:cao|coes)\s+(?:subordinadas?|coordenadas?|principa(?:l|is)|intercaladas?|reduzidas?|absolutas?|adjetivas?|substantivas?|adverbia(?:l|is)|sindeticas?|assindeticas?)\b/gu,
+  /(?<!\b(?:novo|antigo|velho)\s+)\btestamentos?\b/gu,
+];
+
 export function faithWordsOf(question: string): string[] {
-  return [...new Set(splitWords(question).map((word) => foldAccents(word)).filter((word) => FAITH_WORDS.has(word)))];
+  const folded = WORLDLY_SENSES.reduce((text, sense) => text.replace(sense, " "), foldAccents(question.toLowerCase()));
+  return [...new Set(splitWords(folded).filter((word) => FAITH_WORDS.has(word)))];
 }
 
 /** The evidence the gate weighs for a question: its words, the classifier's features, and the rule that decides it, if any. */
