@@ -5,7 +5,7 @@ import { loadScopeResources } from "../src/app/retrieval/scope.js";
 import { CollectionService } from "../src/app/collection-service.js";
 import { readSettings } from "../src/config/settings.js";
 import { tempDir } from "./support/usfx.js";
-import { analyzeTokens } from "../src/core/analysis/index.js";
+import { analyzeTokens, analyzeWord } from "../src/core/analysis/index.js";
 import { contentTokens, CUE_PREFIX, nameShares, passageCoverage, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES, type WordEvidence } from "../src/core/retrieval/scope/features.js";
 import { decideScope, faithWordsOf, type ScopeModel } from "../src/core/retrieval/scope/gate.js";
 import { fitLogistic, predict } from "../src/core/retrieval/scope/logistic.js";
@@ -119,6 +119,16 @@ describe("the out-of-scope gate on the real Bible index", () => {
       ["teoria", "foreign"],
       ["relatividade", "foreign"],
     ]);
+  });
+
+  it("knows the WordNet senses of verbs and adjectives whose synsets Debian's files moved ('encontrar', 'trair', 'aceitar')", async () => {
+    const { lexicons } = await loadScopeResources();
+    for (const verb of ["encontrar", "trair", "aceitar", "demitir"]) {
+      expect([...(lexicons.topics.topics(analyzeWord(verb), verb)?.lexnames.keys() ?? [])].some((name) => name.startsWith("verb.")), verb).toBe(true);
+    }
+    // So "encontrei" reads as the asker's own past act, as "perdi" always did.
+    const words = wordEvidence("Encontrei uma carteira com dinheiro na calçada", loaded.engine.vocabulary(), lexicons);
+    expect(scopeFeatures("Encontrei uma carteira com dinheiro na calçada", words).firstPerson).toBe(1);
   });
 });
 
