@@ -31,8 +31,6 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
-import { indexCorpus } from "../src/app/index/indexer.js";
 import { freePort, oneStream, percentile, QUESTIONS, ROOT, rssMb, waitForHealth } from "./chat.js";
 
 /** The bursts in order: the first after the start (cold), then the same again (warm), then 200. */
@@ -264,11 +262,16 @@ function compare(before: Record<string, unknown>, after: Record<string, unknown>
 export async function runLoadBench(): Promise<Record<string, unknown>> {
   const dataDir = path.join(tmpdir(), `pastor-load-bench-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const store = SqliteUnitStore.bible(dataDir);
-  await indexCorpus({ store, corpusDir: path.join(ROOT, "corpus"), contextWindow: 2, batchSize: 2048, dense: { kind: "lsa" } });
-  store.close();
   // Built before the fake provider starts: a failed build leaves no child process behind.
   const args = serverArgs();
+  // Indexed by the measured checkout's own CLI (`pastor index`, as a user does): an older
+  // checkout (LOAD_BENCH_SERVER_ROOT) reads the index its own version writes, and this process
+  // holds the clients and nothing else.
+  execFileSync(process.execPath, [...args.slice(0, -1), "index"], {
+    cwd: SERVER_ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, CORPUS_DIR: path.join(ROOT, "corpus") },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const fake = await startFakeProvider();
   const pooled: Record<string, string> = process.env.LOAD_BENCH_WORKERS ? { SEARCH_WORKERS: process.env.LOAD_BENCH_WORKERS } : {};
   const only = process.env.LOAD_BENCH_ONLY;
