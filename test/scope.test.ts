@@ -175,6 +175,18 @@ describe("the gate's pieces", () => {
     expect(features("como esconder a mulher")).toMatchObject({ narrativeVerbs: 0, recallFrame: 0 });
   });
 
+  it("reads a question of fact about how the world is at the start of the question, not a question of conduct or a feeling", () => {
+    const vocabulary = textVocabulary([{ text: "o mar", terms: ["mar"] }], (text) => analyzeTokens(text));
+    const lexicons = { words: { hasStem: () => true }, topics: new TopicLexicon([]) };
+    const frame = (question: string) => scopeFeatures(question, wordEvidence(question, vocabulary, lexicons)).knowledgeFrame;
+    for (const question of ["Por que a água do mar é salgada?", "pq o sangue eh vermelho", "quantos ossos tem o corpo humano", "qnts luas jupiter tem", "Qual é a distância entre a Terra e a Lua?", "como se forma o arco-íris", "o que é um buraco negro", "quem inventou o avião", "e em que ano acabou a guerra?"]) {
+      expect(frame(question), question).toBe(1);
+    }
+    for (const question of ["estou com medo do futuro", "posso perdoar quem me traiu?", "o que é a graça", "a mulher que escondeu os espias, por que fez isso?", "meu cachorro morreu, por que dói tanto?"]) {
+      expect(frame(question), question).toBe(0);
+    }
+  });
+
   it("a name is a word the texts capitalize in mid-sentence; a sentence's first word says nothing", () => {
     const share = nameShares(["Lepra. Naamã foi curado da lepra, disse Naamã.", "E Naamã voltou; a lepra saiu"]);
     expect(share("naama")).toBe(1);

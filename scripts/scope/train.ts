@@ -35,7 +35,8 @@ import { findProjectRoot } from "../../src/project-root.js";
  * 25) and about as many off-topic ones (504 of 636, against 507). Then 636 problems and
  * situations told in the first person joined the training (handwritten-practical.jsonl), the
  * in-scope half as hard as any; 1.35 % gave 0.821 and let 26 more off-topic questions through,
- * and 1.75 % (threshold 0.775) refuses 507 of those 636 off-topic questions and 21 real ones.
+ * and 1.75 % (threshold 0.775) refuses 507 of those 636 off-topic questions and 21 real ones;
+ * with the knowledge frame (features.ts) the same budget gives 0.770, 520 and 21.
  * MAX_FALSE_REFUSAL_RATE=… to measure another; the log prints what each budget gives.
  */
 const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.0175);

@@ -115,6 +115,15 @@ function isNarrativeVerb(word: string, evidence: readonly WordEvidence[]): boole
 /** "o cara q arrancou…", "a mulher que escondeu…": someone or something picked out by what it did. */
 const RECALL_FRAME = new RegExp(`(?:^|\\s)(?:q|que)\\s+(?:\\p{L}+\\s+){0,2}${THIRD_PERSON_PAST}\\b`, "u");
 
+/**
+ * A question of fact about how the world is: why ("por que o mar é salgado"), how much or how
+ * many ("quantos ossos…"), the largest or the first, how a thing forms or works, what a thing
+ * is, where it comes from, who invented it. Asked of the Bible too ("por que Uzá morreu ao tocar
+ * na arca?"), but then of its names and deeds, which the other signals read.
+ */
+const KNOWLEDGE_FRAME =
+  /^\s*(?:(?:e|mas)\s+)?(?:por\s*que|pq|porque|quant[oa]s?|qnt[oa]?s?|qual\s+(?:e\s+)?(?:a|o)\s+(?:distancia|maior|menor|mais|primeir[oa]|altura|temperatura|velocidade|idade|tamanho|peso)|como\s+(?:se\s+forma|funciona|surgiu|nasce|acontece)|o\s+que\s+(?:e|eh)\s+(?:um|uma)|de\s+onde\s+vem|quem\s+(?:inventou|descobriu|ganhou)|em\s+que\s+ano)\b/u;
+
 /** A question of conduct ("é pecado…", "posso…?", "um cristão pode…"): what a pastor is asked. */
 const MORAL_FRAME =
   /^\s*(?:e\s+)?(?:e\s+(?:certo|errado|pecado|correto|licito)|devo|posso|podemos|um\s+cristao\s+pode|tudo\s+bem|como\s+(?:devo|posso)|o\s+que\s+(?:devo|posso)\s+fazer)\b|\be\s+(?:certo|errado|pecado|correto|licito)\s*\??\s*$/u;
@@ -351,6 +360,7 @@ export const FEATURE_NAMES: readonly string[] = [
   "corpusNameShare",
   "narrativeVerbs",
   "recallFrame",
+  "knowledgeFrame",
 ];
 
 export interface RetrievalEvidence {
@@ -409,6 +419,7 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
   features.moralFrame = MORAL_FRAME.test(folded) ? 1 : 0;
   features.copingFrame = COPING_FRAME.test(folded) ? 1 : 0;
   features.recallFrame = RECALL_FRAME.test(folded) ? 1 : 0;
+  features.knowledgeFrame = KNOWLEDGE_FRAME.test(folded) ? 1 : 0;
   if (count === 0) {
     features.noContent = 1;
     return features;
