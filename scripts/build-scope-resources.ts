@@ -98,35 +98,18 @@ function domainGroups(id: string): string[] {
  * alone, 3,232 of 5,079 verb synsets and 2,659 of 5,662 adjective ones were lost.
  */
 const MAX_DRIFT = 64;
-const offsetsByPos = new Map<string, number[]>();
-for (const id of synsets.keys()) {
-  const [offset, pos] = id.split("-") as [string, string];
-  let list = offsetsByPos.get(pos);
-  if (!list) offsetsByPos.set(pos, (list = []));
-  list.push(Number(offset));
-}
-for (const list of offsetsByPos.values()) list.sort((a, b) => a - b);
 const drifts = new Map<string, number>();
 
 /** The file's synset for an OpenWordNet-PT id (original WordNet 3.0 offset), or undefined. */
 function synsetIdOf(ownId: string): string | undefined {
-  const id = ownId.replace(/-s$/, "-a");
-  if (synsets.has(id)) return id;
-  const [offset, pos] = id.split("-") as [string, string];
-  const list = offsetsByPos.get(pos) ?? [];
-  const wanted = Number(offset);
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (list[mid]! < wanted) low = mid + 1;
-    else high = mid;
+  const [offset, pos] = ownId.replace(/-s$/, "-a").split("-") as [string, string];
+  for (let drift = 0; drift <= MAX_DRIFT; drift++) {
+    const id = `${String(Number(offset) + drift).padStart(offset.length, "0")}-${pos}`;
+    if (!synsets.has(id)) continue;
+    if (drift > 0) drifts.set(`${pos} +${drift}`, (drifts.get(`${pos} +${drift}`) ?? 0) + 1);
+    return id;
   }
-  const found = list[low];
-  if (found === undefined || found - wanted > MAX_DRIFT) return undefined;
-  const key = `${pos} +${found - wanted}`;
-  drifts.set(key, (drifts.get(key) ?? 0) + 1);
-  return `${String(found).padStart(offset.length, "0")}-${pos}`;
+  return undefined;
 }
 
 // OpenWordNet-PT: lemma → lexnames (one per synset) and domain groups.
@@ -139,12 +122,11 @@ for (const line of readFileSync(join(shared, "lexicon", "wn-data-por.tab"), "utf
   if (cleaned === undefined) continue;
   const lemma = modernizeSpelling(cleaned);
   const synsetId = synsetIdOf(id);
-  const info = synsetId === undefined ? undefined : synsets.get(synsetId);
-  if (!info) continue;
+  if (synsetId === undefined) continue;
   let entry = byLemma.get(lemma);
   if (!entry) byLemma.set(lemma, (entry = { lexnames: [], domains: new Set() }));
-  entry.lexnames.push(info.lexname);
-  for (const group of domainGroups(synsetId!)) entry.domains.add(group);
+  entry.lexnames.push(synsets.get(synsetId)!.lexname);
+  for (const group of domainGroups(synsetId)) entry.domains.add(group);
 }
 console.log("OpenWordNet-PT lemma rows read at a moved offset:", Object.fromEntries(drifts));
 const topicLines = [...byLemma.entries()]

@@ -17,7 +17,8 @@
  * offsets, scripts/build-scope-resources.ts). Run now, this script draws other feeling, food and
  * artifact words and changes about 700 of its questions; refitted on them (before
  * handwritten-practical.jsonl joined), the gate refused 3 more real questions of the evaluation
- * sets (30 of 1,871 against 27) and 1 more off-topic one, so the file was kept as it was. Regenerate it with the next change that is measured on its own.
+ * sets (30 of 1,871 against 27) and 1 more off-topic one, so the file was kept as it was.
+ * Regenerate it with the next change that is measured on its own.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

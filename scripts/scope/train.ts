@@ -6,9 +6,9 @@
  *   DATA_DIR=… npx tsx scripts/scope/train.ts
  *
  * Reads training/scope/questions.jsonl (generated) and the handwritten*.jsonl files (written by
- * hand, blind to every evaluation set). The refusal threshold is chosen on 5-fold cross-validated probabilities so that at most
- * MAX_FALSE_REFUSAL_RATE (1.75 %) of the in-scope training questions would be refused: a false refusal
- * is worse than a weak answer. It prints how much each signal separates the classes on its own
+ * hand, blind to every evaluation set). The refusal threshold is chosen on 5-fold cross-validated
+ * probabilities so that at most MAX_FALSE_REFUSAL_RATE (1.75 %) of the in-scope training
+ * questions would be refused: a false refusal is worse than a weak answer. It prints how much each signal separates the classes on its own
  * (AUC), the cross-validated figures, and what the threshold costs.
  */
 import { readFileSync, writeFileSync } from "node:fs";
