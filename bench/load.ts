@@ -87,24 +87,64 @@ const FAKE_TOKENS = 40;
 const FAKE_DELAY_MS = 20;
 
 /**
- * Times GET /api/health every 50 ms from a process of its own while `work` runs, so that the
- * figure is the server's and not this busy process's (it reads every stream).
+ * Times GET /api/health every 50 ms from a process of its own while a burst runs, so that the
+ * figure is the server's and not this busy process's (it reads every stream). One probe serves
+ * every burst of a scenario: started (and its fetch set up) before the first burst, so that no
+ * burst shares the 2 cores with a Node process starting up (≈ 40 ms of CPU). A line "start" on
+ * its stdin starts probing, "stop" answers with that burst's times as one JSON line.
  */
 const PROBE = `
 const url = process.argv[1];
-const times = [];
-let running = true;
-process.stdin.on("data", () => (running = false));
-(async () => {
-  while (running) {
+let times = null;
+const readline = require("node:readline");
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line === "start" && times === null) { times = []; loop(); }
+  if (line === "stop" && times !== null) { stopping = true; }
+});
+let stopping = false;
+async function loop() {
+  while (!stopping) {
     const started = performance.now();
     try { await (await fetch(url)).text(); times.push(performance.now() - started); } catch { times.push(-1); }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  process.stdout.write(JSON.stringify(times));
-  process.exit(0);
-})();
+  process.stdout.write(JSON.stringify(times) + "\\n");
+  times = null;
+  stopping = false;
+}
+// Its own fetch set up and compiled before the first burst.
+fetch(url).then((r) => r.text()).then(() => process.stdout.write("ready\\n"), () => process.stdout.write("ready\\n"));
 `;
+
+/** The health probe of one scenario: `during(work)` times /api/health while `work` runs. */
+interface HealthProbe {
+  during<T>(work: () => Promise<T>): Promise<{ result: T; healthMs: number[]; healthFailures: number }>;
+  close(): void;
+}
+
+async function startHealthProbe(url: string): Promise<HealthProbe> {
+  const probe = spawn(process.execPath, ["-e", PROBE, `${url}/api/health`], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  let tail = "";
+  probe.stdout.on("data", (data: Buffer) => {
+    const parts = (tail + data.toString()).split("\n");
+    tail = parts.pop() ?? "";
+    for (const line of parts) (waiting.shift() ?? ((l: string) => lines.push(l)))(line);
+  });
+  const nextLine = () => new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve)));
+  await nextLine(); // "ready"
+  return {
+    async during(work) {
+      probe.stdin.write("start\n");
+      const result = await work();
+      probe.stdin.write("stop\n");
+      const times = JSON.parse(await nextLine()) as number[];
+      return { result, healthMs: times.filter((t) => t >= 0), healthFailures: times.filter((t) => t < 0).length };
+    },
+    close: () => void probe.kill(),
+  };
+}
 
 /** The fake provider in a child process (bench/fake-llm-process.ts): its address and how to stop it. */
 async function startFakeProvider(): Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
@@ -129,19 +169,6 @@ async function startFakeProvider(): Promise<{ baseUrl: string; apiKey: string; c
       await exited;
     },
   };
-}
-
-async function healthDuring<T>(url: string, work: Promise<T>): Promise<{ result: T; healthMs: number[]; healthFailures: number }> {
-  const probe = spawn(process.execPath, ["-e", PROBE, `${url}/api/health`], { stdio: ["pipe", "pipe", "inherit"] });
-  let output = "";
-  probe.stdout.on("data", (data: Buffer) => (output += data.toString()));
-  const exited = new Promise<void>((resolve) => probe.once("exit", () => resolve()));
-  const result = await work;
-  probe.stdin.write("stop\n");
-  await exited;
-  // The first probe pays for the probe's own fetch set-up: left out.
-  const times = (JSON.parse(output || "[]") as number[]).slice(1);
-  return { result, healthMs: times.filter((t) => t >= 0), healthFailures: times.filter((t) => t < 0).length };
 }
 
 const THROUGH_TSX = process.env.LOAD_BENCH_TSX === "1";
@@ -173,10 +200,12 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
       if (ttft !== null) serverTtft.push(ttft);
     }
   });
+  let probe: HealthProbe | undefined;
   try {
     await waitForHealth(url, child);
     // One warm-up answer: the first search loads lazily built structures.
     await oneStream(url, QUESTIONS[0]!);
+    probe = await startHealthProbe(url);
     const idleRssMb = rssMb(child.pid!);
     let peakRssMb = idleRssMb;
     const figures: Record<string, unknown> = { idleRssMb };
@@ -185,8 +214,7 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
       const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(child.pid!))), 50);
       serverTtft = [];
       const started = performance.now();
-      const { result: streams, healthMs, healthFailures } = await healthDuring(
-        url,
+      const { result: streams, healthMs, healthFailures } = await probe!.during(() =>
         Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(url, QUESTIONS[i % QUESTIONS.length]!))),
       );
       clearInterval(sampler);
@@ -216,6 +244,7 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
     figures.peakRssMb = peakRssMb;
     return figures;
   } finally {
+    probe?.close();
     child.kill("SIGTERM");
   }
 }
