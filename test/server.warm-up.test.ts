@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSettings } from "../src/config/settings.js";
 import { startServer, type RunningServer } from "../src/http/main.js";
-import { WARM_UP_QUESTIONS } from "../src/http/warm-up.js";
+import { WARM_UP_STREAMS_PER_ROUND } from "../src/http/warm-up.js";
 import { realBibleIndex } from "./support/bible-index.js";
 import { storeEnvFor } from "./support/store.js";
 
@@ -38,14 +38,15 @@ describe("the server warms the chat's code before it takes traffic", () => {
     const providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
     const server = await startServer(settings, { env: { LLM_PROVIDER: "openai", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: providerUrl }, logger });
     servers.push(server);
-    return { server, lines };
+    return { server, lines, settings };
   }
 
   it("answers its own questions through the search workers with the stub, before 'listening', counting and logging none of them", async () => {
-    const { server, lines } = await start({});
+    const { server, lines, settings } = await start({});
     const warmed = lines.findIndex((line) => line.message === "warmed_up");
     expect(warmed).toBeGreaterThanOrEqual(0);
-    expect(lines[warmed]!.fields.answers).toBe(3 * WARM_UP_QUESTIONS.length);
+    expect(settings.WARM_UP_ROUNDS).toBeGreaterThan(0);
+    expect(lines[warmed]!.fields.answers).toBe(settings.WARM_UP_ROUNDS * WARM_UP_STREAMS_PER_ROUND);
     expect(warmed).toBeLessThan(lines.findIndex((line) => line.message === "listening"));
     // No chat request was logged or counted: the warm-up used a private app.
     expect(lines.some((line) => line.message.startsWith("chat"))).toBe(false);

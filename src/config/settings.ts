@@ -86,7 +86,7 @@ export const settingsSchema = z.object({
   // Search and prompt building off the event loop: worker threads, 0 = in this thread.
   SEARCH_WORKERS: z.coerce.number().int().min(0).max(64).default(defaultSearchWorkers()),
   // Rounds of answers run through the chat route with the offline stub before listening (0: none).
-  WARM_UP_ROUNDS: nonNegativeInt(3),
+  WARM_UP_ROUNDS: nonNegativeInt(6),
 }).superRefine((settings, context) => {
   if (settings.DB_CHUNK_OVERLAP >= settings.DB_CHUNK_WORDS) {
     context.addIssue({
