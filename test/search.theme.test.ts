@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { derivationalRoot } from "../src/core/retrieval/lexical-side.js";
-import { isSituation, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
+import { asksForGuidance, isSituation, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
 describe("topical frames", () => {
@@ -34,6 +34,31 @@ describe("topical frames", () => {
     expect(speaksOfSelf("Jesus disse: eu sou a luz do mundo")).toBe(false);
     expect(speaksOfSelf("vinde a mim todos os que estais cansados")).toBe(false);
     expect(speaksOfSelf("a minhoca e o meteoro")).toBe(false);
+  });
+
+  it("tells a request for guidance about the asker's own conduct or trouble from a quotation", () => {
+    for (const query of [
+      "devo contar pra minha sogra que o filho dela perdeu o emprego?",
+      "é errado mentir pra proteger alguém?",
+      "eh pecado tatuagem",
+      "como lidar com a saudade de casa",
+      "oq eu faço qnd bate a vontade de beber?",
+      "vale a pena insistir num namoro à distância?",
+      "posso casar com alguém de outra religião?",
+      "qual a melhor forma de pedir perdão a um amigo?",
+    ]) {
+      expect(asksForGuidance(query), query).toBe(true);
+    }
+    for (const query of [
+      "posso todas as coisas em Cristo que me fortalece",
+      "tudo posso naquele que me fortalece",
+      "o que Jesus disse sobre amar os inimigos?",
+      "como Davi venceu Golias?",
+      "a parábola do semeador",
+      "o Senhor é o meu pastor, nada me faltará",
+    ]) {
+      expect(asksForGuidance(query), query).toBe(false);
+    }
   });
 
   it("tells a first-person feeling or situation from a quotation", () => {

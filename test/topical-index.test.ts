@@ -169,6 +169,21 @@ describe("the shipped topical index on the real Bible index", () => {
     expect(refs(await withTopics.engine.search("pai nosso que estás nos céus", { k: 3 }))[0]).toBe("MAT 6:9");
   });
 
+  it("reads a request for guidance ('como vencer…?', 'é errado…?') as about a topic, at a situation's bar", async () => {
+    const index = await loadTopics(path.join(ROOT, TOPICS_FILE));
+    const { settings } = withTopics.engine;
+    for (const query of ["como vencer a preguiça de manhã?", "é errado guardar mágoa de um parente?"]) {
+      // Its best topic holds less of it than an unframed question needs, more than a situation does.
+      const best = Math.max(...index.match(query, { minCoverage: 0, maxTopics: 5, minShareOfBest: 0 }).map((m) => m.coverage));
+      expect(best, query).toBeLessThan(settings.topicMinCoverage);
+      expect(best, query).toBeGreaterThanOrEqual(settings.topicFramedMinCoverage);
+      const found = await withTopics.engine.search(query, { k: 10 });
+      expect(found.results.some((r) => r.via.includes("topic")), query).toBe(true);
+    }
+    // "Preguiça": Provérbios 6:6 ("Vai-te à formiga, ó preguiçoso").
+    expect(refs(await withTopics.engine.search("como vencer a preguiça de manhã?", { k: 10 }))).toContain("PRO 6:6");
+  });
+
   it("answers a framed theme with the topic's verses and the theme's own ('ansiedade' reaches 'ansiosos')", async () => {
     const top = refs(await withTopics.engine.search("o que a Bíblia diz sobre a ansiedade?", { k: 10 }));
     expect(top).toEqual(expect.arrayContaining(["1PE 5:7", "PHP 4:6", "MAT 6:34"]));

@@ -5,7 +5,7 @@ import { expandReference, findQueryReferences, formatReference, validateReferenc
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
-import { isSituation, speaksOfSelf, themeOf } from "./query-frame.js";
+import { asksForGuidance, isSituation, speaksOfSelf, themeOf } from "./query-frame.js";
 import { topicVerses, type TopicalIndex } from "./topical-index.js";
 import type { SearchMode } from "./dense-side.js";
 import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
@@ -111,8 +111,9 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
    * The topical index (resources/topics/): the verses of the topics a question is about join
    * the fusion as one list of this weight (0: off), when one of the topic's phrasings holds at
    * least `topicMinCoverage` of the question's weight (`topicFramedMinCoverage` for a framed
-   * theme, a first-person situation or a question that speaks of the asker's own life, which are
-   * surely about a topic, where any other question may be a quotation); at most
+   * theme, a first-person situation, a question that speaks of the asker's own life or one that
+   * asks for guidance about the asker's conduct, which are surely about a topic, where any other
+   * question may be a quotation); at most
    * `topicMaxTopics` topics, each further one scoring at least `topicMinShareOfBest` of the best.
    */
   topicWeight: number;
@@ -388,7 +389,7 @@ export class SearchEngine {
       { name: "crossref", items: linked, weight: linkWeight },
       { name: "context", items: neighbours, weight: settings.neighbourWeight },
       { name: "theme", items: themed, weight: themeWeight },
-      { name: "topic", items: this.topicCandidates(query, theme !== undefined || isSituation(asked) || speaksOfSelf(asked)), weight: settings.topicWeight },
+      { name: "topic", items: this.topicCandidates(query, theme !== undefined || isSituation(asked) || speaksOfSelf(asked) || asksForGuidance(asked)), weight: settings.topicWeight },
     ].filter((list) => list.items.length > 0);
     let fused = more.length > 0 ? first.fuseWith(more) : first.fused;
     const priorWeight = theme !== undefined ? settings.themePriorWeight : settings.priorWeight;

@@ -104,3 +104,25 @@ const SELF_WORDS = /(?:^|[^\p{L}])(?:comigo|meu|minha|meus|minhas|estou|tô|esta
 export function speaksOfSelf(query: string): boolean {
   return SELF_WORDS.test(query);
 }
+
+/**
+ * A request for guidance about the asker's own conduct or trouble ("devo contar pro meu amigo…?",
+ * "é errado baixar filme pirata?", "como lidar com o medo na véspera de uma cirurgia?", "vale a
+ * pena voltar com meu ex?", "o que faço com a raiva…?"): like a situation, a theme in the
+ * asker's words, never a quotation of the text. Anchored at the start, so "tudo posso naquele
+ * que me fortalece" is not one, and "posso…" only as a question.
+ */
+const GUIDANCE_FRAMES: readonly RegExp[] = [
+  /^\s*(?:e\s+)?(?:eu\s+)?(?:devo|deveria|preciso|tenho\s+que|vou\s+ter\s+que)(?=\s+\p{L})/iu,
+  // "posso" opens a quotation too ("Posso todas as coisas em Cristo…"): only as a question.
+  /^\s*(?:e\s+)?(?:eu\s+)?(?:posso|poderia)(?=\s+\p{L}[^?]*\?)/iu,
+  /^\s*(?:[eé]|eh|seria)\s+(?:errado|certo|correto|normal|pecado|justo|ego[ií]smo)\b/iu,
+  /^\s*(?:como|o\s+que|oq|o\s+q)\s+(?:(?:eu|a\s+gente)\s+)?(?:fa[cç]o|fazer|lidar|lido|superar|supero|enfrentar|enfrento|agir|ajo|reagir|perdoar|recuperar|ajudar|tratar|aceitar|resistir|vencer|sair|esquecer|parar)\b/iu,
+  /^\s*vale\s+a\s+pena\b/iu,
+  /^\s*(?:qual|quais)\s+(?:[eé]\s+)?(?:a\s+|as\s+)?(?:atitude|melhor\s+forma|melhor\s+maneira|maneira\s+certa|forma\s+certa|postura)(?:\s+(?:correta|certa|crist[aã]))?\b/iu,
+];
+
+/** Whether the question asks for guidance about the asker's own conduct or trouble (see above). */
+export function asksForGuidance(query: string): boolean {
+  return GUIDANCE_FRAMES.some((frame) => frame.test(query));
+}
