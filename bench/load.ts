@@ -5,7 +5,8 @@
  * bench/fake-llm-process.ts). While the streams run, GET /api/health is timed every 50 ms
  * from a separate process. Prints TTFT p50/p95/p99 as the clients see it and as the server
  * logs it ("chat answered": from the route's start to the first token written), errors (by
- * kind), health p95 and the server's peak RSS. The per-client rate limit is off (every
+ * kind), health p95 (each burst's, and over every probe of every burst of a scenario) and the
+ * server's peak RSS. The per-client rate limit is off (every
  * stream comes from 127.0.0.1); the LLM concurrency cap and queue keep their defaults.
  *
  *   npx tsx bench/load.ts      (also the `load` section of `npm run bench`)
@@ -208,6 +209,9 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
     probe = await startHealthProbe(url);
     const idleRssMb = rssMb(child.pid!);
     let peakRssMb = idleRssMb;
+    // Every health probe of every burst: the p95 "throughout" the load, beside each burst's own
+    // (about 20 probes a burst of 50, so one burst's p95 is nearly its slowest probe).
+    const healthThroughout: number[] = [];
     const figures: Record<string, unknown> = { idleRssMb };
     /** One burst of `concurrency` streams, with health probes and RSS sampling. */
     const burst = async (concurrency: number): Promise<BurstFigures> => {
@@ -218,6 +222,7 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
         Promise.all(Array.from({ length: concurrency }, (_, i) => oneStream(url, QUESTIONS[i % QUESTIONS.length]!))),
       );
       clearInterval(sampler);
+      healthThroughout.push(...healthMs);
       const ok = streams.filter((s) => s.ok);
       const errors: Record<string, number> = {};
       for (const stream of streams) if (stream.error) errors[stream.error] = (errors[stream.error] ?? 0) + 1;
@@ -241,6 +246,7 @@ async function scenario(dataDir: string, args: string[], env: Record<string, str
       // shared cores: the same burst repeated gives the figure to compare with the targets.
       if (label === REPEATED_LABEL) figures[REPEATED_SUMMARY] = summarizeBursts([figures[label] as BurstFigures, ...(await repeat(REPEATS - 1, () => burst(concurrency)))]);
     }
+    figures.healthThroughoutMs = { p50: percentile(healthThroughout, 50), p95: percentile(healthThroughout, 95), p99: percentile(healthThroughout, 99), max: percentile(healthThroughout, 100), probes: healthThroughout.length };
     figures.peakRssMb = peakRssMb;
     return figures;
   } finally {
@@ -262,6 +268,8 @@ const COMPARED: [string, string[]][] = [
   ]),
   [`${REPEATED_SUMMARY}: TTFT p95 ms`, [REPEATED_SUMMARY, "ttftMs", "p95"]],
   [`${REPEATED_SUMMARY}: health p95 ms`, [REPEATED_SUMMARY, "healthMs", "p95"]],
+  ["health p95 ms, every probe of every burst", ["healthThroughoutMs", "p95"]],
+  ["health max ms, every probe of every burst", ["healthThroughoutMs", "max"]],
   ["idle RSS MB", ["idleRssMb"]],
   ["peak RSS MB", ["peakRssMb"]],
 ];
