@@ -1,4 +1,4 @@
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { existsSync } from "node:fs";
 import type { ServerOptions } from "node:http";
@@ -13,6 +13,7 @@ import { CollectionService } from "../app/collection-service.js";
 import type { Settings } from "../config/settings.js";
 import { findProjectRoot } from "../project-root.js";
 import { createApp } from "./app.js";
+import { listen } from "./listen.js";
 import { createJsonLogger, type Logger } from "./logger.js";
 import { warmUp } from "./warm-up.js";
 
@@ -80,12 +81,11 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   );
 
   // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
-  const server: ServerType = await new Promise<ServerType>((resolve, reject) => {
-    const instance = serve(
-      { fetch: app.fetch, port: settings.PORT, hostname: process.env.HOST ?? "0.0.0.0", serverOptions: httpServerOptions(settings) },
-      () => resolve(instance),
-    );
-    instance.once("error", reject);
+  const server: ServerType = await listen({
+    fetch: app.fetch,
+    port: settings.PORT,
+    hostname: process.env.HOST ?? "0.0.0.0",
+    serverOptions: httpServerOptions(settings),
   }).catch(async (error: unknown) => {
     await service.close();
     await collections.close();

@@ -8,14 +8,13 @@
  * Nothing is sent to the configured provider, nothing is counted in the server's metrics, and
  * nothing is logged.
  */
-import { serve, type ServerType } from "@hono/node-server";
-import type { Hono } from "hono";
 import type { AddressInfo } from "node:net";
 import { createStubProvider } from "../adapters/chat/stub.js";
 import type { CollectionService } from "../app/collection-service.js";
 import type { SearchService } from "../app/search-service.js";
 import type { Settings } from "../config/settings.js";
 import { createApp } from "./app.js";
+import { listen } from "./listen.js";
 import { silentLogger } from "./logger.js";
 
 /** One of each kind of question the chat answers differently: a feeling, a quotation, a reference, an off-topic one. */
@@ -50,7 +49,8 @@ export async function warmUp(service: SearchService, collections: CollectionServ
     settings: { ...settings, RATE_LIMIT: false },
     logger: silentLogger,
   });
-  const server = await listenOnLoopback(app);
+  // On an ephemeral loopback port, reachable from this process only.
+  const server = await listen({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let answers = 0;
   try {
@@ -72,12 +72,4 @@ export async function warmUp(service: SearchService, collections: CollectionServ
     await new Promise((resolve) => server.close(resolve));
   }
   return { answers, ms: Math.round(performance.now() - started) };
-}
-
-/** The warm-up app on an ephemeral loopback port, reachable from this process only. */
-function listenOnLoopback(app: Hono): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(server));
-    server.once("error", reject);
-  });
 }
