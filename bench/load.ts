@@ -96,13 +96,14 @@ const FAKE_DELAY_MS = 20;
  */
 const PROBE = `
 const url = process.argv[1];
+// The running burst's times (null between bursts), and whether "stop" has come.
 let times = null;
+let stopping = false;
 const readline = require("node:readline");
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   if (line === "start" && times === null) { times = []; loop(); }
   if (line === "stop" && times !== null) { stopping = true; }
 });
-let stopping = false;
 async function loop() {
   while (!stopping) {
     const started = performance.now();
