@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { derivationalRoot } from "../src/core/retrieval/lexical-side.js";
-import { asksForGuidance, isSituation, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
+import { asksForGuidance, isSituation, pointsAtText, speaksInFirstPerson, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
 describe("topical frames", () => {
@@ -67,6 +67,24 @@ describe("topical frames", () => {
     expect(isSituation("não consigo perdoar meu pai")).toBe(true);
     expect(isSituation("o Senhor é o meu pastor, nada me faltará")).toBe(false);
     expect(isSituation("a história de Jonas")).toBe(false);
+  });
+
+  it("hears the first person anywhere in a message, and a message that points at the text", () => {
+    for (const query of [
+      "na firma me chamam de burro e eu engulo calado",
+      "assinei hoje os papéis do divórcio",
+      "ninguém liga pra mim desde que mudei de cidade",
+      "vinde a mim todos os que estais cansados",
+    ]) {
+      expect(speaksInFirstPerson(query), query).toBe(true);
+    }
+    // "mei", "rei", "lei" and "Sinai" are not verbs of the first person past.
+    for (const query of ["o rei Davi e a lei de Moisés", "Deus falou a Moisés no Sinai", "a parábola do semeador"]) {
+      expect(speaksInFirstPerson(query), query).toBe(false);
+    }
+    expect(pointsAtText("a história do rapaz que me contaram, que gastou a herança")).toBe(true);
+    expect(pointsAtText("aquele versículo que eu li ontem sobre a ansiedade")).toBe(true);
+    expect(pointsAtText("na firma me chamam de burro e eu engulo calado")).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTopics, TOPICS_FILE } from "../src/app/retrieval/topics-file.js";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { parseTopicsFile, TopicalIndex, TopicFileError, topicVerses, type Topic, type TopicSelection } from "../src/core/retrieval/topical-index.js";
+import { asksForGuidance, isSituation, speaksOfSelf } from "../src/core/retrieval/query-frame.js";
 import { openBibleEngine, ROOT } from "./support/bible-index.js";
 import path from "node:path";
 
@@ -117,13 +118,16 @@ const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
 describe("the shipped topical index on the real Bible index", () => {
   let withTopics: Awaited<ReturnType<typeof openBibleEngine>>;
   let withoutTopics: Awaited<ReturnType<typeof openBibleEngine>>;
+  let withoutOwnStory: Awaited<ReturnType<typeof openBibleEngine>>;
   beforeAll(async () => {
     withTopics = await openBibleEngine();
     withoutTopics = await openBibleEngine({}, { topicWeight: 0 });
+    withoutOwnStory = await openBibleEngine({}, { ownStoryMinTerms: 0 });
   }, 240_000);
   afterAll(async () => {
     await withTopics?.close();
     await withoutTopics?.close();
+    await withoutOwnStory?.close();
   });
 
   it("holds well-formed topics whose every verse is in the Bíblia Livre with its text", async () => {
@@ -167,6 +171,23 @@ describe("the shipped topical index on the real Bible index", () => {
     expect(found.results.find((r) => r.ref === "ISA 43:2")?.via).toContain("topic");
     // A quotation that speaks of "nosso" stays a quotation.
     expect(refs(await withTopics.engine.search("pai nosso que estás nos céus", { k: 3 }))[0]).toBe("MAT 6:9");
+  });
+
+  it("reads a first-person story that no verse quotes as about a topic ('na firma me chamam de burro…'), a first-person quotation as a quotation", async () => {
+    const told = "na firma me chamam de burro na frente de todo mundo e eu engulo calado";
+    // No other frame reads it: it neither opens as a situation nor speaks of "meu" or "minha".
+    expect(isSituation(told) || speaksOfSelf(told) || asksForGuidance(told)).toBe(false);
+    const found = await withTopics.engine.search(told, { k: 10 });
+    // Isaías 51:7 ("não temais o opróbrio dos homens") and 1 Pedro 3:9, from "humilhação"; before, John 17 ("o mundo os odiou").
+    expect(refs(found)).toEqual(expect.arrayContaining(["ISA 51:7", "1PE 3:9"]));
+    expect(found.results.slice(0, 3).every((r) => r.via.includes("topic"))).toBe(true);
+    // Its off switch: the same message without the frame gets none of the topic's verses.
+    const off = await withoutOwnStory.engine.search(told, { k: 10 });
+    expect(off.results.some((r) => r.via.includes("topic"))).toBe(false);
+    // In the first person too, but Mateus 11:28 quotes it: left as it was.
+    const quotation = "vinde a mim todos os que estais cansados e oprimidos, e eu vos aliviarei";
+    expect(refs(await withTopics.engine.search(quotation, { k: 10 }))).toEqual(refs(await withoutOwnStory.engine.search(quotation, { k: 10 })));
+    expect(refs(await withTopics.engine.search(quotation, { k: 3 }))[0]).toBe("MAT 11:28");
   });
 
   it("reads a request for guidance ('como vencer…?', 'é errado…?') as about a topic, at a situation's bar", async () => {

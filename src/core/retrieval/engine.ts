@@ -1,11 +1,11 @@
-import { foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
+import { analyze, foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
-import { asksForGuidance, isSituation, speaksOfSelf, themeOf } from "./query-frame.js";
+import { asksForGuidance, isSituation, pointsAtText, speaksInFirstPerson, speaksOfSelf, themeOf } from "./query-frame.js";
 import { topicVerses, type TopicalIndex } from "./topical-index.js";
 import type { SearchMode } from "./dense-side.js";
 import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
@@ -127,6 +127,14 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
    */
   topicLongMessageTerms: number;
   topicLongMinCoverage: number;
+  /**
+   * A message in the first person ("assinei o divórcio hoje…", "na escola me chamam de…") of at
+   * least `ownStoryMinTerms` distinct words, of which no verse among the first lexical hits holds
+   * `ownStoryMaxQuotedShare` or more, is the asker telling their own story, not quoting the
+   * text: framed like a situation for the topical index (0: off).
+   */
+  ownStoryMinTerms: number;
+  ownStoryMaxQuotedShare: number;
 }
 
 /**
@@ -172,6 +180,8 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   topicLongMinCoverage: 0.12,
   topicMaxTopics: 2,
   topicMinShareOfBest: 0.8,
+  ownStoryMinTerms: 6,
+  ownStoryMaxQuotedShare: 0.5,
 };
 
 export interface CrossLinks {
@@ -191,6 +201,9 @@ export interface EngineDependencies extends UnitSearchDependencies {
 }
 
 const KEY_SEPARATOR = "|";
+
+/** How many of the first lexical hits are read for a verse that quotes the message (`tellsOwnStory`). */
+const OWN_STORY_QUOTE_HITS = 5;
 
 export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
   return [source, book, chapter, verse].join(KEY_SEPARATOR);
@@ -382,6 +395,7 @@ export class SearchEngine {
     // A theme's first verses also bring in the verses readers link them to ("ansiedade":
     // 1 Peter 5:7 → Philippians 4:6, which says "ansiosos").
     const themeSeeds = themeWeight > 0 ? themed.slice(0, settings.themeLinkSeeds).map((item) => item.doc) : [];
+    const framed = theme !== undefined || isSituation(asked) || speaksOfSelf(asked) || asksForGuidance(asked) || this.tellsOwnStory(asked, first);
     const linked = this.crossReferenceCandidates([...new Set([...seeds(settings.crossrefSeeds), ...themeSeeds])]);
     const neighbours = this.neighbourCandidates(seeds(settings.neighbourSeeds));
     const linkWeight = themeSeeds.length > 0 ? Math.max(settings.crossrefWeight, settings.themeLinkWeight) : settings.crossrefWeight;
@@ -389,7 +403,7 @@ export class SearchEngine {
       { name: "crossref", items: linked, weight: linkWeight },
       { name: "context", items: neighbours, weight: settings.neighbourWeight },
       { name: "theme", items: themed, weight: themeWeight },
-      { name: "topic", items: this.topicCandidates(query, theme !== undefined || isSituation(asked) || speaksOfSelf(asked) || asksForGuidance(asked)), weight: settings.topicWeight },
+      { name: "topic", items: this.topicCandidates(query, framed), weight: settings.topicWeight },
     ].filter((list) => list.items.length > 0);
     let fused = more.length > 0 ? first.fuseWith(more) : first.fused;
     const priorWeight = theme !== undefined ? settings.themePriorWeight : settings.priorWeight;
@@ -447,6 +461,16 @@ export class SearchEngine {
       .sort((a, b) => b.score - a.score || a.doc - b.doc)
       .slice(0, limit)
       .map(({ doc }) => ({ doc }));
+  }
+
+  /** Whether the asker tells their own story (see `ownStoryMinTerms`): in the first person, long enough, and quoted by no verse. */
+  private tellsOwnStory(asked: string, first: FirstFusion): boolean {
+    const { ownStoryMinTerms, ownStoryMaxQuotedShare } = this.settings;
+    if (ownStoryMinTerms <= 0 || !speaksInFirstPerson(asked) || pointsAtText(asked)) return false;
+    const terms = new Set(analyze(asked));
+    if (terms.size < ownStoryMinTerms) return false;
+    const quoted = Math.max(0, ...first.lexical.slice(0, OWN_STORY_QUOTE_HITS).map((hit) => hit.matchedTerms.filter((term) => terms.has(term)).length));
+    return quoted / terms.size < ownStoryMaxQuotedShare;
   }
 
   /** The verses of the topics the question is about (the topical index), in the primary source. */

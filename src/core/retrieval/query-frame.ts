@@ -106,6 +106,31 @@ export function speaksOfSelf(query: string): boolean {
 }
 
 /**
+ * The asker speaking in the first person anywhere in the message: "eu", "me", "mim", a possessive
+ * or "comigo", or a verb of the first person past ("assinei", "terminei", "descobri" is left
+ * out: "-i" ends too many other words). Quotations speak so too ("vinde a mim", "clamei ao
+ * Senhor"), so this alone never says that a message is about the asker's life: the engine also
+ * asks that no verse quotes it (`tellsOwnStory`).
+ */
+const FIRST_PERSON_WORDS = /(?:^|[^\p{L}])(?:eu|me|mim|comigo|meu|minha|meus|minhas|\p{L}{3,}ei)(?![\p{L}])/iu;
+
+/** Whether the message speaks in the first person anywhere (see above). */
+export function speaksInFirstPerson(query: string): boolean {
+  return FIRST_PERSON_WORDS.test(query);
+}
+
+/**
+ * Words with which an asker points at the text rather than at their life ("a história do rapaz
+ * que me contaram…", "aquele versículo que eu li…"): a story, passage or verse they recall.
+ */
+const TEXT_WORDS = /(?:^|[^\p{L}])(?:hist[oó]rias?|passagens?|par[aá]bolas?|vers[ií]culos?|trechos?|cap[ií]tulos?|salmos?|prov[eé]rbios?)(?![\p{L}])/iu;
+
+/** Whether the message names a story, passage or verse of the text (see above). */
+export function pointsAtText(query: string): boolean {
+  return TEXT_WORDS.test(query);
+}
+
+/**
  * A request for guidance about the asker's own conduct or trouble ("devo contar pro meu amigo…?",
  * "é errado baixar filme pirata?", "como lidar com o medo na véspera de uma cirurgia?", "vale a
  * pena voltar com meu ex?", "o que faço com a raiva…?"): like a situation, a theme in the
