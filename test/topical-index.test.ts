@@ -173,6 +173,20 @@ describe("the shipped topical index on the real Bible index", () => {
     expect(refs(await withTopics.engine.search("pai nosso que estás nos céus", { k: 3 }))[0]).toBe("MAT 6:9");
   });
 
+  it("answers a message of several sentences with its topic's verses, though its best phrasing holds under a tenth of it", async () => {
+    const index = await loadTopics(path.join(ROOT, TOPICS_FILE));
+    const told =
+      "Boa noite. Moro sozinha desde que me mudei pra outra cidade por causa do serviço. Durante a semana até vai, mas no fim de semana ninguém me chama pra nada, passo o domingo inteiro sem falar com ninguém e a casa parece enorme. Não sei mais o que fazer com esse vazio.";
+    const best = Math.max(...index.match(told, { minCoverage: 0, maxTopics: 5, minShareOfBest: 0 }).map((m) => m.coverage));
+    expect(best).toBeGreaterThanOrEqual(withTopics.engine.settings.topicLongMinCoverage);
+    expect(best).toBeLessThan(0.12);
+    const found = await withTopics.engine.search(told, { k: 10 });
+    // Gênesis 28:15 ("estou contigo, e te guardarei por onde quer que fores") and Deuteronômio 31:8, from
+    // "Morar longe da família" and "Solidão"; at the bar of 0.12, Daniel's weeks ("semana") came first.
+    expect(refs(found)).toEqual(expect.arrayContaining(["GEN 28:15", "DEU 31:8"]));
+    expect(found.results.slice(0, 3).some((r) => r.book === "DAN")).toBe(false);
+  });
+
   it("reads a first-person story that no verse quotes as about a topic ('na firma me chamam de burro…'), a first-person quotation as a quotation", async () => {
     const told = "na firma me chamam de burro na frente de todo mundo e eu engulo calado";
     // No other frame reads it: it neither opens as a situation nor speaks of "meu" or "minha".

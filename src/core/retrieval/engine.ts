@@ -177,7 +177,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   topicMinCoverage: 0.5,
   topicFramedMinCoverage: 0.3,
   topicLongMessageTerms: 5,
-  topicLongMinCoverage: 0.12,
+  topicLongMinCoverage: 0.05,
   topicMaxTopics: 2,
   topicMinShareOfBest: 0.8,
   ownStoryMinTerms: 6,

@@ -112,11 +112,14 @@ export function speaksOfSelf(query: string): boolean {
  * Senhor"), so this alone never says that a message is about the asker's life: the engine also
  * asks that no verse quotes it (`tellsOwnStory`).
  */
-const FIRST_PERSON_WORDS = /(?:^|[^\p{L}])(?:eu|me|mim|comigo|meu|minha|meus|minhas|\p{L}{3,}ei)(?![\p{L}])/iu;
+const FIRST_PERSON_WORDS = /(?:^|[^\p{L}])(?:eu|me|mim|comigo|meu|minha|meus|minhas|\p{L}{3,}ei)(?![\p{L}])/giu;
+
+/** Nouns that end like a verb of the first person past ("vôlei", "jóquei", "pônei", "hóquei"), folded. */
+const NOUNS_IN_EI = new Set(["volei", "joquei", "ponei", "hoquei"]);
 
 /** Whether the message speaks in the first person anywhere (see above). */
 export function speaksInFirstPerson(query: string): boolean {
-  return FIRST_PERSON_WORDS.test(query);
+  return [...query.matchAll(FIRST_PERSON_WORDS)].some((match) => !NOUNS_IN_EI.has(foldAccents(match[0].replace(/^[^\p{L}]/u, "").toLowerCase())));
 }
 
 /**
