@@ -84,6 +84,7 @@ describe("topical frames", () => {
     }
     expect(pointsAtText("a história do rapaz que me contaram, que gastou a herança")).toBe(true);
     expect(pointsAtText("aquele versículo que eu li ontem sobre a ansiedade")).toBe(true);
+    expect(pointsAtText("aquela passagem que me marcou na adolescência")).toBe(true);
     expect(pointsAtText("na firma me chamam de burro e eu engulo calado")).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { expandReference, findQueryReferences, formatReference, validateReferenc
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
-import { asksForGuidance, isSituation, pointsAtText, speaksInFirstPerson, speaksOfSelf, themeOf } from "./query-frame.js";
+import { asksForGuidance, isSituation, pointsAtText, recallsStory, speaksInFirstPerson, speaksOfSelf, themeOf } from "./query-frame.js";
 import { topicVerses, type TopicalIndex } from "./topical-index.js";
 import type { SearchMode } from "./dense-side.js";
 import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
@@ -135,6 +135,17 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
    */
   ownStoryMinTerms: number;
   ownStoryMaxQuotedShare: number;
+  /**
+   * A story recalled in the asker's words (`recallsStory`, and no other frame): the verses at the
+   * heart of the stretches of text (a verse and `passageRadius` neighbours on each side, same
+   * book) that hold at least `passageMinShare` of the question's idf mass, most first, at most
+   * `passageDepth`, join the fusion as one list of weight `passageWeight` (0: off). A story is
+   * told over several verses; the lexical side scores them one by one.
+   */
+  passageWeight: number;
+  passageRadius: number;
+  passageMinShare: number;
+  passageDepth: number;
 }
 
 /**
@@ -182,6 +193,10 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   topicMinShareOfBest: 0.8,
   ownStoryMinTerms: 6,
   ownStoryMaxQuotedShare: 0.5,
+  passageWeight: 1,
+  passageRadius: 3,
+  passageMinShare: 0.5,
+  passageDepth: 10,
 };
 
 export interface CrossLinks {
@@ -222,6 +237,10 @@ export class SearchEngine {
   private readonly versification = new Map<string, Map<string, number[]>>();
   /** Per document, 0..1: log inbound cross-reference votes, normalised. */
   private readonly prior: Float32Array | undefined;
+  /** `passageCandidates`' scratch per document (search is synchronous: one question at a time), made on first use. */
+  private passageStretch: Float64Array | undefined;
+  private passageOwn: Float64Array | undefined;
+  private passageLastWord: Int32Array | undefined;
   readonly primarySource: string | undefined;
 
   constructor(
@@ -404,6 +423,7 @@ export class SearchEngine {
       { name: "context", items: neighbours, weight: settings.neighbourWeight },
       { name: "theme", items: themed, weight: themeWeight },
       { name: "topic", items: this.topicCandidates(query, framed), weight: settings.topicWeight },
+      { name: "passage", items: !framed && recallsStory(asked) ? this.passageCandidates(query) : [], weight: settings.passageWeight },
     ].filter((list) => list.items.length > 0);
     let fused = more.length > 0 ? first.fuseWith(more) : first.fused;
     const priorWeight = theme !== undefined ? settings.themePriorWeight : settings.priorWeight;
@@ -490,6 +510,44 @@ export class SearchEngine {
       const doc = this.docAt(source, verse.book, verse.chapter, verse.verse);
       return doc !== undefined && this.verses[doc]!.text !== "" ? [{ doc }] : [];
     });
+  }
+
+  /**
+   * The verses at the heart of the stretches of text that hold most of the question (see
+   * `passageWeight`): each verse's stretch sums the idf of the question's own words found in it,
+   * each word once; ties go to the verse that holds more of them itself.
+   */
+  private passageCandidates(question: string): { doc: number }[] {
+    const { passageWeight, passageRadius, passageMinShare, passageDepth } = this.settings;
+    const lexical = this.hybrid.silos[0]?.lexical;
+    if (passageWeight <= 0 || !lexical) return [];
+    const n = this.verses.length;
+    const stretch = (this.passageStretch ??= new Float64Array(n)).fill(0);
+    const own = (this.passageOwn ??= new Float64Array(n)).fill(0);
+    const lastWord = (this.passageLastWord ??= new Int32Array(n)).fill(-1);
+    const touched: number[] = [];
+    let total = 0;
+    lexical.query(question).own.forEach(({ term, weight }, word) => {
+      const idf = lexical.index.idf(term) * weight;
+      total += idf;
+      for (const doc of lexical.index.documentsOf(term)) {
+        const verse = this.verses[doc]!;
+        own[doc]! += idf;
+        for (let at = Math.max(0, doc - passageRadius); at <= Math.min(n - 1, doc + passageRadius); at++) {
+          const near = this.verses[at]!;
+          if (lastWord[at] === word || near.source !== verse.source || near.book !== verse.book) continue;
+          if (lastWord[at] === -1) touched.push(at);
+          lastWord[at] = word;
+          stretch[at]! += idf;
+        }
+      }
+    });
+    if (total <= 0) return [];
+    return touched
+      .filter((doc) => stretch[doc]! >= passageMinShare * total && this.verses[doc]!.text !== "")
+      .sort((a, b) => stretch[b]! - stretch[a]! || own[b]! - own[a]! || a - b)
+      .slice(0, passageDepth)
+      .map((doc) => ({ doc }));
   }
 
   /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */

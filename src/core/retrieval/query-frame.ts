@@ -126,11 +126,23 @@ export function speaksInFirstPerson(query: string): boolean {
  * Words with which an asker points at the text rather than at their life ("a história do rapaz
  * que me contaram…", "aquele versículo que eu li…"): a story, passage or verse they recall.
  */
-const TEXT_WORDS = /(?:^|[^\p{L}])(?:hist[oó]rias?|passagens?|par[aá]bolas?|vers[ií]culos?|trechos?|cap[ií]tulos?|salmos?|prov[eé]rbios?)(?![\p{L}])/iu;
+const TEXT_WORDS = /(?:^|[^\p{L}])(?:hist[oó]rias?|passage(?:m|ns)|par[aá]bolas?|vers[ií]culos?|trechos?|cap[ií]tulos?|salmos?|prov[eé]rbios?)(?![\p{L}])/iu;
 
 /** Whether the message names a story, passage or verse of the text (see above). */
 export function pointsAtText(query: string): boolean {
   return TEXT_WORDS.test(query);
+}
+
+/** A verb of the third person past ("voltou", "bateu", "caiu", "jogaram", "venderam", "fugiram"): what someone did ("estou" ends the same way). */
+const THIRD_PERSON_PAST = /(?<![\p{L}])(?!estou(?![\p{L}]))\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)(?![\p{L}])/iu;
+
+/**
+ * Whether the message recalls a story: it names one ("a passagem em que…") or tells what someone
+ * did ("o cara q escondeu uma faca…"). A few nouns end the same way ("judeu", "museu"); they only
+ * let a question be searched as a story too.
+ */
+export function recallsStory(query: string): boolean {
+  return pointsAtText(query) || THIRD_PERSON_PAST.test(query);
 }
 
 /**
