@@ -13,7 +13,7 @@ import { UnitSearch, type FirstFusion, type FusedUnit, type UnitSearchDependenci
 
 export type { SearchMode };
 
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "passage";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
 export interface EngineVerse extends Omit<Verse, "canonical">, ContextText {
@@ -241,6 +241,7 @@ export class SearchEngine {
   private passageStretch: Float64Array | undefined;
   private passageOwn: Float64Array | undefined;
   private passageLastWord: Int32Array | undefined;
+  private passageBook: Int32Array | undefined;
   readonly primarySource: string | undefined;
 
   constructor(
@@ -525,17 +526,20 @@ export class SearchEngine {
     const stretch = (this.passageStretch ??= new Float64Array(n)).fill(0);
     const own = (this.passageOwn ??= new Float64Array(n)).fill(0);
     const lastWord = (this.passageLastWord ??= new Int32Array(n)).fill(-1);
+    const book = (this.passageBook ??= bookRuns(this.verses));
     const touched: number[] = [];
     let total = 0;
     lexical.query(question).own.forEach(({ term, weight }, word) => {
       const idf = lexical.index.idf(term) * weight;
       total += idf;
-      for (const doc of lexical.index.documentsOf(term)) {
-        const verse = this.verses[doc]!;
+      const docs = lexical.index.documentsOf(term);
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
         own[doc]! += idf;
-        for (let at = Math.max(0, doc - passageRadius); at <= Math.min(n - 1, doc + passageRadius); at++) {
-          const near = this.verses[at]!;
-          if (lastWord[at] === word || near.source !== verse.source || near.book !== verse.book) continue;
+        const run = book[doc]!;
+        const to = Math.min(n - 1, doc + passageRadius);
+        for (let at = Math.max(0, doc - passageRadius); at <= to; at++) {
+          if (lastWord[at] === word || book[at] !== run) continue;
           if (lastWord[at] === -1) touched.push(at);
           lastWord[at] = word;
           stretch[at]! += idf;
@@ -610,6 +614,16 @@ const VERSE_SHAPE: UnitShape<EngineVerse> = {
   keyOf: (verse) => coordinateKey(verse.source, verse.book, verse.chapter, verse.verse),
   staleVectors: "os vetores guardados não correspondem aos versículos do índice; reindexe",
 };
+
+/** Per document, the number of its run of one source's book (documents are in source, book order): a stretch never crosses a run. */
+function bookRuns(verses: readonly EngineVerse[]): Int32Array {
+  const runs = new Int32Array(verses.length);
+  for (let doc = 1; doc < verses.length; doc++) {
+    const same = verses[doc]!.source === verses[doc - 1]!.source && verses[doc]!.book === verses[doc - 1]!.book;
+    runs[doc] = runs[doc - 1]! + (same ? 0 : 1);
+  }
+  return runs;
+}
 
 function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
   const votes = verses.map((verse) => links.inboundVotes(verse.book, verse.chapter, verse.verse));
