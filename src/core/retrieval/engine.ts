@@ -237,7 +237,7 @@ export class SearchEngine {
   private readonly versification = new Map<string, Map<string, number[]>>();
   /** Per document, 0..1: log inbound cross-reference votes, normalised. */
   private readonly prior: Float32Array | undefined;
-  /** `passageCandidates`' scratch per document (search is synchronous: one question at a time), made on first use. */
+  /** `passageCandidates`' scratch per document, made on first use (filled and read within one synchronous call, so concurrent searches never share it). */
   private passageStretch: Float64Array | undefined;
   private passageOwn: Float64Array | undefined;
   private passageLastWord: Int32Array | undefined;
