@@ -126,7 +126,8 @@ describe("hybrid retrieval", () => {
     const response = await loaded.engine.search("no princípio criou Deus os céus e a terra", { k: 6 });
     const first = response.results[0]!;
     expect(first.ref).toBe("GEN 1:1");
-    expect(first.via).toEqual(["lexical", "dense"]);
+    // Both sides found it ("criou" also reads the question as a recalled story: the stretch of Genesis 1 votes for it too).
+    expect(first.via.slice(0, 2)).toEqual(["lexical", "dense"]);
     expect(first.lexicalScore).toBeGreaterThan(0);
     expect(first.similarity).toBeGreaterThan(0);
   });
