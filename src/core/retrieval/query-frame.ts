@@ -124,7 +124,10 @@ export function speaksInFirstPerson(query: string): boolean {
 
 /**
  * Words with which an asker points at the text rather than at their life ("a história do rapaz
- * que me contaram…", "aquele versículo que eu li…"): a story, passage or verse they recall.
+ * que me contaram…", "aquele versículo que eu li…"): a story, passage or verse they recall. Not
+ * FRAME_WORDS above, which serve the lexical weights: "texto", "verso" and "relato" are words of
+ * a person's own day too ("mandei um texto pro meu chefe"), and "salmo", "provérbio" and "trecho"
+ * name the text without framing a search.
  */
 const TEXT_WORDS = /(?:^|[^\p{L}])(?:hist[oó]rias?|passage(?:m|ns)|par[aá]bolas?|vers[ií]culos?|trechos?|cap[ií]tulos?|salmos?|prov[eé]rbios?)(?![\p{L}])/iu;
 
@@ -133,8 +136,15 @@ export function pointsAtText(query: string): boolean {
   return TEXT_WORDS.test(query);
 }
 
-/** A verb of the third person past ("voltou", "bateu", "caiu", "jogaram", "venderam", "fugiram"): what someone did ("estou" ends the same way). */
-const THIRD_PERSON_PAST = /(?<![\p{L}])(?!estou(?![\p{L}]))\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)(?![\p{L}])/iu;
+/**
+ * The shape of a verb of the third person past ("voltou", "bateu", "caiu", "jogaram", "venderam",
+ * "fugiram"): what someone did. A regular-expression source, shared with the gate's narrative
+ * verbs (scope/features.ts), which also ask WordNet that the word names a verb.
+ */
+export const THIRD_PERSON_PAST = "\\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)";
+
+/** A word of that shape anywhere in a message ("estou" has it too, and is no story). */
+const THIRD_PERSON_PAST_WORD = new RegExp(`(?<![\\p{L}])(?!estou(?![\\p{L}]))${THIRD_PERSON_PAST}(?![\\p{L}])`, "iu");
 
 /**
  * Whether the message recalls a story: it names one ("a passagem em que…") or tells what someone
@@ -142,7 +152,7 @@ const THIRD_PERSON_PAST = /(?<![\p{L}])(?!estou(?![\p{L}]))\p{L}{2,}(?:ou|eu|iu|
  * let a question be searched as a story too.
  */
 export function recallsStory(query: string): boolean {
-  return pointsAtText(query) || THIRD_PERSON_PAST.test(query);
+  return pointsAtText(query) || THIRD_PERSON_PAST_WORD.test(query);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { analyzeWord, foldAccents, splitWords, type AnalyzedToken } from "../../analysis/index.js";
 import { CHAT_SHORTHAND } from "../../analysis/shorthand.js";
 import { isStopword } from "../../analysis/stopwords.js";
+import { THIRD_PERSON_PAST } from "../query-frame.js";
 import type { TopicLexicon } from "./topics.js";
 
 /** Document statistics of the collection the question is asked of (Bible or documents). */
@@ -102,8 +103,7 @@ const IRREGULAR_NARRATIVE_VERBS = new Set(
   ["fez", "fizeram", "disse", "disseram", "deu", "deram", "veio", "vieram", "trouxe", "trouxeram", "puseram", "viu", "viram", "quis", "quiseram", "teve", "tiveram", "houve", "soube", "souberam", "coube", "fugiu", "caiu", "sumiu"].map(foldAccents),
 );
 
-/** The endings of the regular third person past: "voltou", "bateu", "caiu", "jogaram", "venderam", "fugiram". */
-const THIRD_PERSON_PAST = "\\p{L}{2,}(?:ou|eu|iu|aram|eram|iram)";
+/** A whole (folded) word of the third person past's shape (`THIRD_PERSON_PAST`, query-frame.ts). */
 const THIRD_PERSON_PAST_WORD = new RegExp(`^${THIRD_PERSON_PAST}$`, "u");
 
 function isNarrativeVerb(word: string, evidence: readonly WordEvidence[]): boolean {
