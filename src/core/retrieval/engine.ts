@@ -7,6 +7,7 @@ import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
 import { asksForGuidance, isSituation, pointsAtText, recallsStory, speaksInFirstPerson, speaksOfSelf, themeOf } from "./query-frame.js";
 import { topicVerses, type TopicalIndex } from "./topical-index.js";
+import { stretchMasses, stretchScratch, type StretchScratch } from "./stretches.js";
 import type { SearchMode } from "./dense-side.js";
 import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
 import { UnitSearch, type FirstFusion, type FusedUnit, type UnitSearchDependencies, type UnitShape } from "./unit-search.js";
@@ -238,10 +239,7 @@ export class SearchEngine {
   /** Per document, 0..1: log inbound cross-reference votes, normalised. */
   private readonly prior: Float32Array | undefined;
   /** `passageCandidates`' scratch per document, made on first use (filled and read within one synchronous call, so concurrent searches never share it). */
-  private passageStretch: Float64Array | undefined;
-  private passageOwn: Float64Array | undefined;
-  private passageLastWord: Int32Array | undefined;
-  private passageBook: Int32Array | undefined;
+  private passageScratch: (StretchScratch & { own: Float64Array; runs: Int32Array }) | undefined;
   readonly primarySource: string | undefined;
 
   constructor(
@@ -523,30 +521,16 @@ export class SearchEngine {
     const lexical = this.hybrid.silos[0]?.lexical;
     if (passageWeight <= 0 || !lexical) return [];
     const n = this.verses.length;
-    const stretch = (this.passageStretch ??= new Float64Array(n)).fill(0);
-    const own = (this.passageOwn ??= new Float64Array(n)).fill(0);
-    const lastWord = (this.passageLastWord ??= new Int32Array(n)).fill(-1);
-    const book = (this.passageBook ??= bookRuns(this.verses));
-    const touched: number[] = [];
+    const scratch = (this.passageScratch ??= { ...stretchScratch(n), own: new Float64Array(n), runs: bookRuns(this.verses) });
+    const own = scratch.own.fill(0);
+    const words = lexical.query(question).own.map(({ term, weight }) => ({ docs: lexical.index.documentsOf(term), weight: lexical.index.idf(term) * weight }));
     let total = 0;
-    lexical.query(question).own.forEach(({ term, weight }, word) => {
-      const idf = lexical.index.idf(term) * weight;
-      total += idf;
-      const docs = lexical.index.documentsOf(term);
-      for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i]!;
-        own[doc]! += idf;
-        const run = book[doc]!;
-        const to = Math.min(n - 1, doc + passageRadius);
-        for (let at = Math.max(0, doc - passageRadius); at <= to; at++) {
-          if (lastWord[at] === word || book[at] !== run) continue;
-          if (lastWord[at] === -1) touched.push(at);
-          lastWord[at] = word;
-          stretch[at]! += idf;
-        }
-      }
-    });
+    for (const { docs, weight } of words) {
+      total += weight;
+      for (let i = 0; i < docs.length; i++) own[docs[i]!]! += weight;
+    }
     if (total <= 0) return [];
+    const { mass: stretch, touched } = stretchMasses(words, n, { radius: passageRadius, runs: scratch.runs, scratch });
     return touched
       .filter((doc) => stretch[doc]! >= passageMinShare * total && this.verses[doc]!.text !== "")
       .sort((a, b) => stretch[b]! - stretch[a]! || own[b]! - own[a]! || a - b)

@@ -9,6 +9,7 @@ import { CHAT_SHORTHAND } from "../../analysis/shorthand.js";
 import { isStopword } from "../../analysis/stopwords.js";
 import { THIRD_PERSON_PAST } from "../query-frame.js";
 import type { TopicLexicon } from "./topics.js";
+import { stretchMasses } from "../stretches.js";
 
 /** Document statistics of the collection the question is asked of (Bible or documents). */
 export interface CorpusVocabulary {
@@ -384,24 +385,13 @@ export function passageCoverage(words: readonly WordEvidence[], vocabulary: Corp
   const total = words.reduce((sum, word) => sum + word.specificity, 0);
   const known = words.filter((word) => word.status === "known" || word.status === "typo");
   if (total === 0 || known.length === 0) return 0;
-  const n = vocabulary.documentCount;
-  const mass = new Float64Array(n);
-  const lastWord = new Int32Array(n).fill(-1);
+  const stretched = known.map((word) => ({
+    docs: vocabulary.termDocuments(word.correctedTo === undefined ? word.term : analyzeWord(word.correctedTo)),
+    weight: word.specificity,
+  }));
+  const { mass, touched } = stretchMasses(stretched, vocabulary.documentCount, { radius });
   let best = 0;
-  known.forEach((word, index) => {
-    const docs = vocabulary.termDocuments(word.correctedTo === undefined ? word.term : analyzeWord(word.correctedTo));
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!;
-      const from = Math.max(0, doc - radius);
-      const to = Math.min(n - 1, doc + radius);
-      for (let at = from; at <= to; at++) {
-        if (lastWord[at] === index) continue;
-        lastWord[at] = index;
-        mass[at]! += word.specificity;
-        if (mass[at]! > best) best = mass[at]!;
-      }
-    }
-  });
+  for (const at of touched) best = Math.max(best, mass[at]!);
   return Math.min(1, best / total);
 }
 
