@@ -53,6 +53,17 @@ describe("pastor search: what the chat would do instead", () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^pastor: a pergunta está vazia/m);
   });
+
+  it("says when the chat would answer with a doubt, and prints the results", async () => {
+    const doubted = await pastor(["search", "meu gato n come faz 2 dias, tenho q levar no vet?", "--k", "2"]);
+    expect(doubted.code).toBe(0);
+    expect(doubted.stderr).toMatch(/aviso: a busca não tem certeza de que a Bíblia trate desta pergunta \(probabilidade de estar fora do tema 0\.\d\d\); o chat diria essa dúvida antes da resposta/);
+    expect(doubted.stdout).toMatch(/^1\. /m);
+    const json = await pastor(["search", "meu gato n come faz 2 dias, tenho q levar no vet?", "--k", "2", "--json"]);
+    expect(JSON.parse(json.stdout).scope).toMatchObject({ inScope: true, doubtful: true });
+    const plain = await pastor(["search", "estou com medo do futuro", "--k", "2"]);
+    expect(plain.stderr).not.toContain("não tem certeza");
+  });
 });
 
 describe("pastor search: a person at risk", () => {

@@ -14,7 +14,7 @@ import {
   buildDocumentUserMessage,
   formatDocumentQuestionMessage,
 } from "../src/core/grounding/document-prompt.js";
-import { type ChatTurn, buildChatPrompt } from "../src/core/grounding/prompt.js";
+import { type ChatTurn, buildChatPrompt, doubtNote } from "../src/core/grounding/prompt.js";
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -267,6 +267,10 @@ describe("document prompt", () => {
     const prompt = buildDocumentChatPrompt({ collection: "curso", question: "Nova", passages: PASSAGES, history });
     expect(prompt.system).toBe(buildDocumentSystemPrompt("curso"));
     expect(prompt.messages[prompt.messages.length - 1]!.content).toBe(formatDocumentQuestionMessage("Nova", PASSAGES));
+    // A question the gate kept with a doubt: the model is told, of the collection.
+    const doubted = buildDocumentChatPrompt({ collection: "curso", question: "Nova", passages: PASSAGES, history, doubtful: true });
+    expect(doubted.messages.at(-1)!.content).toBe(formatDocumentQuestionMessage("Nova", PASSAGES, doubtNote("a coleção “curso”")));
+    expect(doubted.messages.at(-1)!.content).toContain("<aviso>A busca não tem certeza de que a coleção “curso” trata desta pergunta.");
   });
 });
 

@@ -383,6 +383,18 @@ describe("stub provider (offline default)", () => {
     expect(collection).not.toContain("Bíblia");
   });
 
+  it("when the gate kept the question with a doubt: offers the passages as the nearest found, never as an answer", () => {
+    const bible = composeStubAnswer(stubRequest({ doubtful: true }));
+    const [opening, body] = bible.split("\n\n") as [string, string];
+    expect(opening).toBe(`Para “${QUESTION}”, estas são as passagens mais próximas que encontrei.`);
+    expect(body).toContain("(Mateus 5:44).");
+    expect(bible).not.toContain("a responder");
+    const collection = composeStubAnswer(stubRequest({ doubtful: true, corpusLabel: "a coleção “exemplo”" }));
+    expect(collection.split("\n\n")[0]).toBe(`Para “${QUESTION}”, estas são as passagens mais próximas que encontrei.`);
+    // Care comes first: a writer at risk gets the caring opening.
+    expect(composeStubAnswer(stubRequest({ doubtful: true, care: "self_harm" }))).not.toContain("mais próximas");
+  });
+
   it("with a single passage, speaks of one passage", () => {
     const answer = composeStubAnswer(stubRequest({ passages: PASSAGES.slice(0, 1) }));
     expect(answer).toContain("uma passagem que ajuda");

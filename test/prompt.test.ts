@@ -9,6 +9,7 @@ import {
   SYSTEM_PROMPT,
   type ChatTurn,
   buildChatPrompt,
+  doubtNote,
   escapeText,
   truncateText,
 } from "../src/core/grounding/prompt.js";
@@ -97,6 +98,19 @@ describe("buildChatPrompt: system prompt", () => {
     expect(NO_EVIDENCE_MESSAGE).toMatch(/^Não encontrei/);
     expect(NO_EVIDENCE_MESSAGE).not.toMatch(/[<>{}]/);
     expect(OFF_TOPIC_GUIDANCE).toMatch(/Bíblia/);
+  });
+});
+
+describe("buildChatPrompt: a question the gate kept with a doubt", () => {
+  it("tells the model, between the sources and the question, and only then", () => {
+    const doubted = lastContent(buildChatPrompt({ question: "meu gato não come há dois dias", passages: [MATTHEW], doubtful: true }).messages);
+    const note = doubtNote("a Bíblia");
+    expect(note).toMatch(/^<aviso>A busca não tem certeza de que a Bíblia trata desta pergunta\. Se as fontes não a respondem, diga isso/u);
+    expect(doubted.indexOf(note)).toBeGreaterThan(doubted.indexOf("</fontes>"));
+    expect(doubted.indexOf(note)).toBeLessThan(doubted.indexOf("<pergunta>"));
+    const plain = lastContent(buildChatPrompt({ question: "meu gato não come há dois dias", passages: [MATTHEW] }).messages);
+    expect(plain).not.toContain("<aviso>");
+    expect(doubted.replace(`${note}\n\n`, "")).toBe(plain);
   });
 });
 

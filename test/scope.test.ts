@@ -234,6 +234,29 @@ describe("the gate's pieces", () => {
     expect(model.weights).toHaveLength(model.features.length);
     expect(model.threshold).toBeGreaterThan(0.5);
     expect(model.threshold).toBeLessThan(1);
+    expect(model.doubtThreshold).toBeGreaterThan(0);
+    expect(model.doubtThreshold).toBeLessThan(model.threshold);
+  });
+
+  it("keeps a question with a doubt between the doubt threshold and the refusal threshold, never under a rule", () => {
+    const vocabulary = textVocabulary([{ text: "amai os vossos inimigos", terms: analyzeTokens("amai os vossos inimigos").map((t) => t.term) }], (text) => analyzeTokens(text));
+    const lexicons = { words: { hasStem: () => true }, topics: new TopicLexicon([]) };
+    // A model of one constant: P(out of scope) = sigmoid(bias).
+    const constant = (bias: number, doubtThreshold?: number): ScopeModel => ({
+      features: [],
+      weights: [],
+      bias,
+      threshold: 0.8,
+      ...(doubtThreshold === undefined ? {} : { doubtThreshold }),
+    });
+    const decide = (model: ScopeModel, question = "como consertar o motor do carro") => decideScope({ vocabulary, lexicons, model }, { question });
+    expect(decide(constant(0, 0.45))).toMatchObject({ inScope: true, doubtful: true, outOfScopeProbability: 0.5 });
+    expect(decide(constant(-1, 0.45))).toMatchObject({ inScope: true, doubtful: false });
+    expect(decide(constant(3, 0.45))).toMatchObject({ inScope: false, doubtful: false });
+    // No doubt threshold: never a doubt.
+    expect(decide(constant(0))).toMatchObject({ inScope: true, doubtful: false });
+    // A faith word keeps the question by rule, without a doubt.
+    expect(decide(constant(0, 0.45), "o que a Bíblia diz sobre o motor do carro")).toMatchObject({ inScope: true, doubtful: false, reasons: { rule: "faith_word" } });
   });
 
   it("a question with no content word is left to retrieval (no decision against it)", () => {

@@ -60,8 +60,8 @@ describe("off-topic questions through /api/chat", () => {
         const body = await (await postChat(server.url, { message, conversationId: "c-fora" })).text();
         const events = parseSse(body);
         expect(events.map((event) => event.event), message).toEqual(["sources", "token", "done"]);
-        const sources = events[0]!.data as { conversationId: string; sources: unknown[]; scope: { inScope: boolean; reasons: { rule: string } } };
-        expect(sources).toMatchObject({ conversationId: "c-fora", sources: [], scope: { inScope: false, reasons: { rule: "model" } } });
+        const sources = events[0]!.data as { conversationId: string; sources: unknown[]; scope: { inScope: boolean; doubtful: boolean; reasons: { rule: string } } };
+        expect(sources).toMatchObject({ conversationId: "c-fora", sources: [], scope: { inScope: false, doubtful: false, reasons: { rule: "model" } } });
         expect(body).toContain(`event: token\ndata: ${JSON.stringify({ text: OUT_OF_SCOPE_MESSAGE })}\n\n`);
         expect(body.endsWith('event: done\ndata: {"citations":[],"refusal":"out_of_scope"}\n\n')).toBe(true);
       }
@@ -119,6 +119,35 @@ describe("worldly but pastoral questions are answered", () => {
       const events = parseSse(await (await postChat(server.url, { message: "o que é que nós somos" })).text());
       expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], refusal: "no_evidence" } });
       expect(provider.requests).toHaveLength(0);
+    });
+  });
+});
+
+describe("a question the gate keeps with a doubt", () => {
+  // The shipped classifier puts it between the doubt threshold and the refusal threshold.
+  const DOUBTED = "meu gato n come faz 2 dias, tenho q levar no vet?";
+
+  it("is answered, with the doubt in the sources event, the offline stub offering the nearest passages", async () => {
+    await withServer(createStubProvider({ chunkDelayMs: 0 }), async (server) => {
+      const events = parseSse(await (await postChat(server.url, { message: DOUBTED, conversationId: "c-gato" })).text());
+      expect(events[0]!.event).toBe("sources");
+      const data = events[0]!.data as { sources: unknown[]; scope: { inScope: boolean; doubtful: boolean; confidence: number } };
+      expect(data.sources.length).toBeGreaterThan(0);
+      expect(data.scope).toMatchObject({ inScope: true, doubtful: true });
+      const text = events.filter((event) => event.event === "token").map((event) => (event.data as { text: string }).text).join("");
+      expect(text.startsWith(`Para “${DOUBTED}”, estas são as passagens mais próximas que encontrei.`)).toBe(true);
+      expect(events.at(-1)!.event).toBe("done");
+    });
+  });
+
+  it("tells a real model in the prompt, and a question kept without a doubt says nothing of it", async () => {
+    const provider = new ScriptedProvider(["Uma resposta.", "Outra resposta."]);
+    await withServer(provider, async (server) => {
+      await (await postChat(server.url, { message: DOUBTED })).text();
+      expect(provider.requests[0]!.messages.at(-1)!.content).toContain("<aviso>A busca não tem certeza de que a Bíblia trata desta pergunta.");
+      const kept = parseSse(await (await postChat(server.url, { message: "perdi meu emprego e estou com medo" })).text());
+      expect((kept[0]!.data as { scope?: unknown }).scope).toBeUndefined();
+      expect(provider.requests[1]!.messages.at(-1)!.content).not.toContain("<aviso>");
     });
   });
 });

@@ -40,6 +40,12 @@ import { findProjectRoot } from "../../src/project-root.js";
  * MAX_FALSE_REFUSAL_RATE=… to measure another; the log prints what each budget gives.
  */
 const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.0175);
+/**
+ * The share of in-scope training questions (cross-validated) the gate may keep with a doubt:
+ * answered, but told to the asker and to the model as perhaps outside what the collection
+ * treats (ScopeModel.doubtThreshold). DOUBT_RATE=… to measure another.
+ */
+const DOUBT_RATE = Number(process.env.DOUBT_RATE ?? 0.05);
 const FOLDS = 5;
 const L2_CHOICES = process.env.L2 ? [Number(process.env.L2)] : [0.0005, 0.002, 0.008];
 /** A word cue enters the model only when this many training questions hold it. */
@@ -150,6 +156,12 @@ for (const rate of [0.002, 0.004, 0.006, 0.008, 0.01, 0.0135, 0.015, 0.0175, 0.0
   const out = cv.filter((p, i) => labels[i] === 1 && p >= at).length / labels.filter((l) => l === 1).length;
   console.log(`  budget ${(rate * 100).toFixed(2)} %: threshold ${at}, out-of-scope refused ${(out * 100).toFixed(1)} %`);
 }
+const doubtThreshold = Math.min(threshold, thresholdFor(cv, DOUBT_RATE));
+for (const rate of [0.02, 0.03, 0.05, 0.08, 0.1]) {
+  const at = thresholdFor(cv, rate);
+  const doubted = cv.filter((p, i) => labels[i] === 1 && p >= at && p < threshold).length;
+  console.log(`  doubt budget ${(rate * 100).toFixed(0)} %: doubt threshold ${at}, out-of-scope kept with a doubt ${doubted}/${cv.filter((p, i) => labels[i] === 1 && p < threshold).length}`);
+}
 const inScopeScores = cv.filter((_, i) => labels[i] === 0);
 const refused = cv.filter((p, i) => labels[i] === 1 && p >= threshold).length;
 const wrong = cv.filter((p, i) => labels[i] === 0 && p >= threshold).length;
@@ -170,7 +182,7 @@ if (ablated.length > 0 && !out) {
   process.exit(0);
 }
 const model = fitLogistic(namesFor(examples), examples.map((e) => e.features), labels, { l2: L2 });
-writeFileSync(out ?? join(root, "resources", "scope", "model.json"), JSON.stringify({ ...model, threshold }, null, 2) + "\n");
+writeFileSync(out ?? join(root, "resources", "scope", "model.json"), JSON.stringify({ ...model, threshold, doubtThreshold }, null, 2) + "\n");
 console.log("weights of the fixed features:", Object.fromEntries(FEATURE_NAMES.map((name) => [name, model.weights[model.features.indexOf(name)]])), "bias", model.bias);
 const cues = model.features.map((name, i) => ({ name, weight: model.weights[i]! })).filter((entry) => entry.name.startsWith(CUE_PREFIX)).sort((a, b) => b.weight - a.weight);
 console.log(`${cues.length} word cues; strongest towards refusing:`, cues.slice(0, 15).map((c) => `${c.name.slice(CUE_PREFIX.length)} ${c.weight}`).join(", "));

@@ -33,10 +33,16 @@ export function printSearchResults(response: SearchResponse, question: string): 
   });
 }
 
-/** What the chat would do instead of answering from these results (small talk's reply, the gate's refusal), said on stderr. */
+/** What the chat would do instead of answering from these results (small talk's reply, the gate's refusal), or say before it (the gate's doubt), said on stderr. */
 function warnChatWouldNotSearch(question: string, scope: ScopeDecision | undefined, corpus: string, units: string): void {
   if (smallTalkOf(question)) {
     console.error(`aviso: a mensagem é só um cumprimento, agradecimento ou despedida; o chat responderia com uma saudação, sem buscar ${units}`);
+    return;
+  }
+  if (scope?.doubtful) {
+    console.error(
+      `aviso: a busca não tem certeza de que ${corpus} trate desta pergunta (probabilidade de estar fora do tema ${scope.outOfScopeProbability.toFixed(2)}); o chat diria essa dúvida antes da resposta`,
+    );
     return;
   }
   if (!scope || scope.inScope) return;

@@ -223,6 +223,31 @@ describe("a question the Bible does not treat", () => {
   });
 });
 
+/** A question the gate keeps with a doubt, as a person sees it (stub provider). */
+describe("a question the gate is not sure about", () => {
+  it("is answered with its verses, the doubt said above the answer", async () => {
+    const { context, page } = await openApp(browser, server.url, { viewport: DESKTOP });
+    try {
+      await ask(page, "meu gato n come faz 2 dias, tenho q levar no vet?");
+      const answer = await lastAnswerDone(page);
+      const doubt = answer.locator("[data-doubt]");
+      expect(await doubt.count()).toBe(1);
+      expect(await doubt.textContent()).toContain("Não tenho certeza de ter entendido a sua pergunta.");
+      expect(await answer.locator(".answer").textContent()).toMatch(/^Para “meu gato n come faz 2 dias, tenho q levar no vet\?”, estas são as passagens mais próximas que encontrei\./u);
+      expect(await answer.locator(".sources li").count()).toBeGreaterThan(0);
+      await doubt.scrollIntoViewIfNeeded();
+      await screenshot(page, "desktop-21-doubt");
+
+      await ask(page, "estou endividado e desesperado");
+      const next = await lastAnswerDone(page);
+      expect(await next.locator("[data-doubt]").count()).toBe(0);
+      expect(pageProblems(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /** A greeting as a person sees it: a friendly answer, not the refusal, and no verses panel. */
 describe("a greeting", () => {
   it("is answered kindly, without the refusal state or verses, and the next question is answered with verses", async () => {

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
-import { chatServer } from "./helpers";
+import { chatServer, JOHN_3_16 } from "./helpers";
 
 const REPLY = "Essa pergunta foge do que eu sei responder: eu respondo só a partir da Bíblia. Posso ajudar com uma passagem, como “João 3:16”.";
 
@@ -48,5 +48,47 @@ describe("an out-of-scope refusal", () => {
     streams[0]!.end();
     await waitFor(() => expect(screen.getAllByRole("article", { name: "Resposta" })[0]!.textContent).toContain("Não encontrei passagens."));
     expect(screen.queryByRole("article", { name: "Pergunta fora do tema" })).toBeNull();
+  });
+});
+
+describe("an answer the gate kept with a doubt", () => {
+  it("says the doubt before the answer, with the sources, and keeps it across a reload", async () => {
+    const { streams } = chatServer();
+    const user = userEvent.setup();
+    const { unmount } = render(<App />);
+    await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "meu notebook esquenta e desliga sozinho{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0]!.send("sources", { conversationId: "c-notebook", sources: [JOHN_3_16], scope: { inScope: true, doubtful: true, confidence: 0.52, reasons: {} } });
+    streams[0]!.send("token", { text: "Não tenho certeza de que a Bíblia trate disso. (João 3:16)" });
+    streams[0]!.send("done", { citations: ["JHN 3:16"] });
+    streams[0]!.end();
+
+    const answer = await screen.findByRole("article", { name: "Resposta" });
+    const doubt = answer.querySelector("[data-doubt]");
+    expect(doubt?.textContent).toContain("Não tenho certeza de ter entendido a sua pergunta. Os versículos abaixo são os mais próximos");
+    // Said before the answer's text, and the answer keeps its sources.
+    expect(answer.textContent!.indexOf("Os versículos abaixo")).toBeLessThan(answer.textContent!.indexOf("trate disso"));
+    expect(answer.querySelector(".sources")).not.toBeNull();
+    expect(screen.queryByRole("article", { name: "Pergunta fora do tema" })).toBeNull();
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ doubtful: true, status: "done" }));
+
+    unmount();
+    render(<App />);
+    expect((await screen.findByRole("article", { name: "Resposta" })).querySelector("[data-doubt]")).not.toBeNull();
+  });
+
+  it("shows no doubt for an answer the gate kept without one", async () => {
+    const { streams } = chatServer();
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "o que é o amor?{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0]!.send("sources", { conversationId: "c-amor", sources: [JOHN_3_16] });
+    streams[0]!.send("token", { text: "Deus amou o mundo (João 3:16)." });
+    streams[0]!.send("done", { citations: ["JHN 3:16"] });
+    streams[0]!.end();
+    const answer = await screen.findByRole("article", { name: "Resposta" });
+    await waitFor(() => expect(answer.textContent).toContain("Deus amou o mundo"));
+    expect(answer.querySelector("[data-doubt]")).toBeNull();
   });
 });

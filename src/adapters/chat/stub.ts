@@ -54,7 +54,7 @@ export function createStubProvider(options: StubProviderOptions = {}): LlmProvid
 }
 
 /** The whole answer the stub streams for a request (exported for tests and previews). */
-export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care">): string {
+export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care" | "doubtful">): string {
   const passages = (request.passages ?? [])
     .map((passage) => ({ reference: passage.reference.trim(), text: normalizeSpace(passage.text) }))
     .filter((passage) => passage.reference !== "" && passage.text !== "");
@@ -65,7 +65,11 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
   const question = questionOf(request);
 
   const paragraphs = [
-    request.care ? careOpening(request.care, request.corpusLabel) : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
+    request.care
+      ? careOpening(request.care, request.corpusLabel)
+      : request.doubtful
+        ? doubtfulOpening(question)
+        : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
     quoted.map(quoteSentence).join(" "),
   ];
   if (others.length > 0) {
@@ -96,6 +100,15 @@ function opening(question: string, count: number, corpus: string): string {
   const source = corpus.charAt(0).toUpperCase() + corpus.slice(1);
   if (question === "") return `${source} traz ${what} a refletir sobre isso.`;
   return `Sobre a sua pergunta, “${truncate(question, MAX_QUESTION_CHARS)}”, ${corpus} traz ${what} a responder.`;
+}
+
+/**
+ * The gate kept the question with a doubt (the page says so above the answer; the `sources`
+ * event carries it): the passages are offered as the nearest found, never as an answer.
+ */
+function doubtfulOpening(question: string): string {
+  if (question === "") return "Estas são as passagens mais próximas que encontrei.";
+  return `Para “${truncate(question, MAX_QUESTION_CHARS)}”, estas são as passagens mais próximas que encontrei.`;
 }
 
 function quoteSentence(passage: GroundingPassage, index: number): string {

@@ -22,10 +22,11 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
     const { care } = input;
     const prepared = await engine.prepare(input.message, input.history, { topK: deps.topK, contextWindow: deps.contextWindow, ...(care ? { care } : {}) }, input.signal);
     if (prepared.kind === "out_of_scope") return { kind: "out_of_scope", scope: prepared.scope, message: OUT_OF_SCOPE_MESSAGE };
-    const { passages, prompt } = prepared;
+    const { passages, prompt, doubt } = prepared;
     return {
       kind: "grounded",
       sources: passages.map(toSourceJson),
+      ...(doubt ? { doubt } : {}),
       noEvidenceMessage: NO_EVIDENCE_MESSAGE,
       request: {
         system: prompt?.system ?? "",
@@ -33,6 +34,7 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
         passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
         question: input.message,
         ...(care ? { care } : {}),
+        ...(doubt ? { doubtful: true } : {}),
       },
       check: () => engine.checkCitations(passages),
     };

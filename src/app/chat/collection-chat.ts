@@ -26,10 +26,11 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
     if (prepared.kind === "out_of_scope") {
       return { kind: "out_of_scope", scope: prepared.scope, message: documentOutOfScopeMessage(collection), collection };
     }
-    const { passages, prompt } = prepared;
+    const { passages, prompt, doubt } = prepared;
     return {
       kind: "grounded",
       collection,
+      ...(doubt ? { doubt } : {}),
       sources: passages.map((passage, i) => toSourceJson(passage, collection, prepared.disciplines[i]!)),
       noEvidenceMessage: DOCUMENT_NO_EVIDENCE_MESSAGE,
       request: {
@@ -40,6 +41,7 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
         corpusLabel: `a coleção “${collection}”`,
         // The writer at risk: the stub answers with care instead of echoing the message.
         ...(input.care ? { care: input.care } : {}),
+        ...(doubt ? { doubtful: true } : {}),
       },
       check: () => inThread(new DocumentCitationStreamFilter(passages)),
     };

@@ -48,11 +48,17 @@ export type AnySourceJson = SourceJson | DocumentSourceJson;
 /** Why an answer came without the model: the gate found the question out of scope, or retrieval found nothing. */
 export type Refusal = "out_of_scope" | "no_evidence";
 
-/** The gate's decision as the browser receives it (only with an out-of-scope refusal). */
+/** The gate's decision as the browser receives it: with an out-of-scope refusal, and with an answer the gate doubted. */
 export interface ScopeJson {
   inScope: boolean;
+  /** Kept with a doubt: the answer comes, told as perhaps outside what the collection treats. */
+  doubtful: boolean;
   confidence: number;
   reasons: ScopeDecision["reasons"];
+}
+
+function scopeJson(scope: ScopeDecision): ScopeJson {
+  return { inScope: scope.inScope, doubtful: scope.doubtful, confidence: scope.confidence, reasons: scope.reasons };
 }
 
 export type ChatEvent =
@@ -85,6 +91,8 @@ export interface GroundedPlan {
   /** The document collection's name; absent for the Bible. */
   collection?: string;
   sources: AnySourceJson[];
+  /** The gate kept the question with a doubt (ScopeDecision.doubtful): sent with the sources. */
+  doubt?: ScopeDecision;
   /** The fixed reply when nothing was retrieved (the model is not called). */
   noEvidenceMessage: string;
   /** The request for the model (without the signal, which comes from the input). */
@@ -153,6 +161,7 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
 async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
   const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: plan.sources };
   if (plan.collection !== undefined) data.collection = plan.collection;
+  if (plan.doubt) data.scope = scopeJson(plan.doubt);
   yield { event: "sources", data };
 
   if (plan.sources.length === 0) {
@@ -191,7 +200,7 @@ async function* refuseOutOfScope(
 ): AsyncGenerator<ChatEvent> {
   const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId, sources: [] };
   if (collection !== undefined) data.collection = collection;
-  data.scope = { inScope: scope.inScope, confidence: scope.confidence, reasons: scope.reasons };
+  data.scope = scopeJson(scope);
   yield { event: "sources", data };
   yield { event: "token", data: { text: message } };
   yield { event: "done", data: { citations: [], refusal: "out_of_scope" } };

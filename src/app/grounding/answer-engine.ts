@@ -17,7 +17,7 @@ import type { CrisisKind } from "../../core/grounding/crisis.js";
  */
 export type PreparedAnswer =
   | { kind: "out_of_scope"; scope: ScopeDecision }
-  | { kind: "passages"; passages: Passage[]; prompt: ChatPrompt | undefined };
+  | { kind: "passages"; passages: Passage[]; prompt: ChatPrompt | undefined; doubt?: ScopeDecision };
 
 export interface PrepareOptions {
   topK: number;
@@ -108,8 +108,9 @@ export async function prepareAnswer(engine: SearchEngine, question: string, hist
   const passages = passagesFromResults(response.results, (result) =>
     engine.windowCoordinates(result.book, result.chapter, result.verse, options.contextWindow),
   );
-  const prompt = passages.length === 0 ? undefined : buildChatPrompt({ question, passages, history: [...history] });
-  return { kind: "passages", passages, prompt };
+  const doubt = response.scope?.doubtful ? response.scope : undefined;
+  const prompt = passages.length === 0 ? undefined : buildChatPrompt({ question, passages, history: [...history], ...(doubt ? { doubtful: true } : {}) });
+  return { kind: "passages", passages, prompt, ...(doubt ? { doubt } : {}) };
 }
 
 /** The verses at these coordinates in the primary source, without their terms, with their links. */

@@ -20,7 +20,7 @@ import { retrievalQuery } from "../../core/retrieval/follow-up.js";
  */
 export type PreparedCollectionAnswer =
   | { kind: "out_of_scope"; scope: ScopeDecision }
-  | { kind: "passages"; passages: DocumentPassage[]; disciplines: string[]; prompt: ChatPrompt };
+  | { kind: "passages"; passages: DocumentPassage[]; disciplines: string[]; prompt: ChatPrompt; doubt?: ScopeDecision };
 
 /**
  * Retrieval and prompt building for one question over one collection: its search with the
@@ -37,8 +37,9 @@ export async function prepareCollectionAnswer(
   const response = await search.search(retrievalQuery(question, history), { k: topK });
   if (response.scope && !response.scope.inScope) return { kind: "out_of_scope", scope: response.scope };
   const passages = buildDocumentPassages(response.results);
-  const prompt = buildDocumentChatPrompt({ collection: search.collection, question, passages, history: [...history] });
-  return { kind: "passages", passages, disciplines: response.results.map((hit) => hit.discipline), prompt };
+  const doubt = response.scope?.doubtful ? response.scope : undefined;
+  const prompt = buildDocumentChatPrompt({ collection: search.collection, question, passages, history: [...history], ...(doubt ? { doubtful: true } : {}) });
+  return { kind: "passages", passages, disciplines: response.results.map((hit) => hit.discipline), prompt, ...(doubt ? { doubt } : {}) };
 }
 
 /** What the service reports of a loaded collection, wherever its search lives: the load without the search, and what the search says of itself. */

@@ -31,6 +31,8 @@ export interface GenerateRequest {
   corpusLabel?: string;
   /** For the offline stub only: the writer is at risk (core/grounding/crisis.ts); the passages are of consolation. */
   care?: CrisisKind;
+  /** For the offline stub only: the gate kept the question with a doubt (the model reads it in the prompt). */
+  doubtful?: boolean;
 }
 
 export type LlmProviderId = "stub" | "ollama" | "openai" | "groq" | "anthropic";

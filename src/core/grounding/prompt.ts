@@ -38,6 +38,8 @@ export interface ChatPromptInput {
   passages: readonly Passage[];
   /** Earlier turns, oldest first (the caller keeps the last exchanges). */
   history?: readonly ChatTurn[];
+  /** The gate kept the question with a doubt (ScopeDecision.doubtful): the model is told (`doubtNote`). */
+  doubtful?: boolean;
 }
 
 export interface ChatPrompt {
@@ -162,17 +164,26 @@ export function formatPassage(passage: Passage): string {
 }
 
 /**
- * The last user message of any collection: its sources' elements in a `<fontes>` block (or
- * `empty` inside it when there are none), then the question, escaped.
+ * What the model is told when the gate kept the question with a doubt (ScopeDecision.doubtful):
+ * the sources may not answer it, and then it says so instead of stretching them.
  */
-export function sourcesAndQuestion(elements: readonly string[], empty: string, question: string): string {
-  const sources = `<fontes>\n${elements.length === 0 ? empty : elements.join("\n")}\n</fontes>`;
-  return `${sources}\n\n<pergunta>\n${escapeText(question.trim())}\n</pergunta>`;
+export function doubtNote(corpus: string): string {
+  return `<aviso>A busca não tem certeza de que ${corpus} trata desta pergunta. Se as fontes não a respondem, diga isso com franqueza, sem forçar uma resposta a partir delas.</aviso>`;
 }
 
-/** The last user message: the sources block, then the question. */
-export function formatQuestionMessage(question: string, passages: readonly Passage[]): string {
-  return sourcesAndQuestion(passages.map(formatPassage), "(nenhuma fonte encontrada)", question);
+/**
+ * The last user message of any collection: its sources' elements in a `<fontes>` block (or
+ * `empty` inside it when there are none), the doubt note when there is one, then the question,
+ * escaped.
+ */
+export function sourcesAndQuestion(elements: readonly string[], empty: string, question: string, note?: string): string {
+  const sources = `<fontes>\n${elements.length === 0 ? empty : elements.join("\n")}\n</fontes>`;
+  return `${sources}\n\n${note === undefined ? "" : `${note}\n\n`}<pergunta>\n${escapeText(question.trim())}\n</pergunta>`;
+}
+
+/** The last user message: the sources block, the doubt note when the gate doubted, then the question. */
+export function formatQuestionMessage(question: string, passages: readonly Passage[], doubtful = false): string {
+  return sourcesAndQuestion(passages.map(formatPassage), "(nenhuma fonte encontrada)", question, doubtful ? doubtNote("a Bíblia") : undefined);
 }
 
 /**
@@ -210,5 +221,5 @@ export function messagesWithQuestion(history: readonly ChatTurn[], content: stri
  * and the last user message with the passages (as escaped data) and the question.
  */
 export function buildChatPrompt(input: ChatPromptInput): ChatPrompt {
-  return { system: SYSTEM_PROMPT, messages: messagesWithQuestion(input.history ?? [], formatQuestionMessage(input.question, input.passages)) };
+  return { system: SYSTEM_PROMPT, messages: messagesWithQuestion(input.history ?? [], formatQuestionMessage(input.question, input.passages, input.doubtful)) };
 }

@@ -25,6 +25,14 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
   return (
     <article className="message assistant" aria-label="Resposta" aria-busy={message.status === "streaming"} data-status={message.status}>
       {message.care && <CareNoticeView notice={message.care} />}
+      {message.doubtful && (
+        <div className="notice info doubt" role="note" data-doubt="true">
+          <p>
+            Não tenho certeza de ter entendido a sua pergunta. {message.collection ? "Os trechos" : "Os versículos"} abaixo são os mais próximos que encontrei; se
+            não ajudarem, tente dizer com outras palavras.
+          </p>
+        </div>
+      )}
       <div className={message.status === "streaming" && !waiting ? "answer streaming" : "answer"}>
         {waiting && (
           <p className="muted thinking">

@@ -106,7 +106,7 @@ export interface CareNotice {
 }
 
 export type ChatEvent =
-  | { type: "sources"; conversationId: string; collection?: string; sources: Source[] }
+  | { type: "sources"; conversationId: string; collection?: string; sources: Source[]; doubtful?: boolean }
   | { type: "care"; notice: CareNotice }
   | { type: "token"; text: string }
   | { type: "done"; citations: string[]; refusal?: Refusal; smallTalk?: boolean };
@@ -244,12 +244,14 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
   try {
     for await (const message of readSse(response.body)) {
       if (message.event === "sources") {
-        const data = parseJson(message.data) as { conversationId?: string; collection?: unknown; sources?: Source[] };
+        const data = parseJson(message.data) as { conversationId?: string; collection?: unknown; sources?: Source[]; scope?: { inScope?: unknown; doubtful?: unknown } };
         yield {
           type: "sources",
           conversationId: String(data.conversationId ?? ""),
           ...(typeof data.collection === "string" && data.collection !== "" ? { collection: data.collection } : {}),
           sources: Array.isArray(data.sources) ? data.sources : [],
+          // The gate kept the question with a doubt: the answer comes, said to be perhaps off the subject.
+          ...(data.scope?.inScope === true && data.scope.doubtful === true ? { doubtful: true } : {}),
         };
       } else if (message.event === "care") {
         const notice = careNoticeOf(parseJson(message.data));

@@ -22,6 +22,8 @@ export interface AssistantMessage {
   refusal?: Refusal;
   /** Set when the server answered a greeting, thanks or goodbye with its fixed reply (no search, no model). */
   smallTalk?: boolean;
+  /** The server's gate kept the question with a doubt: the answer is shown as perhaps off the subject. */
+  doubtful?: boolean;
   /** Who to call, shown before the answer: the server found the writer at risk. */
   care?: CareNotice;
   /** The document collection it was asked of; absent for the Bible. */
@@ -59,6 +61,7 @@ export function loadConversation(storage: Storage | undefined = safeStorage()): 
       const care = kept.care === undefined ? undefined : careNoticeOf(kept.care);
       if (care) kept.care = care;
       else delete kept.care;
+      if (kept.doubtful !== true) delete kept.doubtful;
       return kept;
     });
     const conversation: Conversation = { messages };

@@ -9,7 +9,7 @@ const HISTORY_ENTRY_CHARS = 4000;
 
 type Action =
   | { type: "start"; user: Message; assistant: AssistantMessage; replace?: { userId?: string; assistantId: string } }
-  | { type: "sources"; id: string; conversationId: string; sources: Source[] }
+  | { type: "sources"; id: string; conversationId: string; sources: Source[]; doubtful?: boolean }
   | { type: "care"; id: string; notice: CareNotice }
   | { type: "token"; id: string; text: string }
   | { type: "done"; id: string; citations: string[]; refusal?: Refusal; smallTalk?: boolean }
@@ -33,7 +33,7 @@ export function chatReducer(state: Conversation, action: Action): Conversation {
       return { ...state, messages: [...kept, action.user, action.assistant] };
     }
     case "sources": {
-      const next = updateAssistant(state, action.id, (message) => ({ ...message, sources: action.sources }));
+      const next = updateAssistant(state, action.id, (message) => ({ ...message, sources: action.sources, ...(action.doubtful ? { doubtful: true } : {}) }));
       return action.conversationId === "" ? next : { ...next, conversationId: action.conversationId };
     }
     case "care":
@@ -137,7 +137,8 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void; c
     };
     try {
       for await (const event of streamChat(request, abort.signal)) {
-        if (event.type === "sources") dispatch({ type: "sources", id: assistant.id, conversationId: event.conversationId, sources: event.sources });
+        if (event.type === "sources")
+          dispatch({ type: "sources", id: assistant.id, conversationId: event.conversationId, sources: event.sources, ...(event.doubtful ? { doubtful: true } : {}) });
         else if (event.type === "care") dispatch({ type: "care", id: assistant.id, notice: event.notice });
         else if (event.type === "token") dispatch({ type: "token", id: assistant.id, text: event.text });
         else

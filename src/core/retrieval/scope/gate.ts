@@ -12,6 +12,12 @@ import { passageCoverage, scopeFeatures, wordEvidence, type CorpusVocabulary, ty
 export interface ScopeModel extends LogisticModel {
   /** P(out of scope) at or above this refuses. */
   threshold: number;
+  /**
+   * P(out of scope) at or above this (and below `threshold`) keeps the question with a doubt:
+   * it is answered, and the asker and the model are told it may be outside what the collection
+   * treats. Absent: no doubt is ever shown.
+   */
+  doubtThreshold?: number;
 }
 
 export type ScopeRule = "reference" | "faith_word" | "no_content" | "model";
@@ -36,6 +42,8 @@ export interface ScopeReasons {
 
 export interface ScopeDecision {
   inScope: boolean;
+  /** Kept, but the classifier leans towards refusing (`ScopeModel.doubtThreshold`): answered with a word of doubt. */
+  doubtful: boolean;
   /** 0.5..1: how sure the decision is. */
   confidence: number;
   /** The classifier's probability that the question is out of scope (0 under a rule). */
@@ -124,8 +132,10 @@ export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): Sco
   if (rule) return ruled(rule, { ...reasons, faithWords });
   const p = predict(deps.model, features);
   const inScope = p < deps.model.threshold;
+  const { doubtThreshold } = deps.model;
   return {
     inScope,
+    doubtful: inScope && doubtThreshold !== undefined && p >= doubtThreshold,
     confidence: Number((inScope ? 1 - p : p).toFixed(4)),
     outOfScopeProbability: Number(p.toFixed(4)),
     reasons: { ...reasons, weighed: contributions(deps.model, features).slice(0, 4).map((entry) => ({ ...entry, contribution: Number(entry.contribution.toFixed(3)) })) },
@@ -133,7 +143,7 @@ export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): Sco
 }
 
 function ruled(rule: Exclude<ScopeRule, "model">, reasons: ScopeReasons): ScopeDecision {
-  return { inScope: true, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
+  return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
 }
 
 function describe(words: readonly WordEvidence[], supporting: readonly string[]): ScopeReasons {
