@@ -130,8 +130,8 @@ async function offTopicRefusals(engine: SearchEngine, queries: readonly EvalQuer
 }
 
 /**
- * The out-of-scope gate (issue 11) on every evaluation set: off-topic questions refused and
- * real ones refused wrongly, by type; and what the gate costs per question on its own (the
+ * The out-of-scope gate (issue 11) on a few evaluation sets: off-topic questions refused, real
+ * ones refused wrongly, by type, and the questions kept with a doubt; and what the gate costs per question on its own (the
  * decision over a search response already computed), p50/p95/p99 over several passes.
  */
 async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
@@ -142,9 +142,11 @@ async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
   for (const file of ["eval/dev.jsonl", "eval/semantic-own.jsonl", "eval/offtopic-own.jsonl", "eval/pastoral-worldly.jsonl"]) {
     const queries = parseEvalFile(readFileSync(path.join(ROOT, file), "utf8"), file);
     const refused: boolean[] = [];
+    let doubted = 0;
     for (const query of queries) {
       const response = await engine.search(query.query, { k: 6 });
       refused.push(response.scope?.inScope === false);
+      if (response.scope?.doubtful) doubted++;
       const hasReference = response.references.some((reference) => reference.ok);
       for (let pass = 0; pass < 5; pass++) {
         const started = performance.now();
@@ -153,7 +155,12 @@ async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
       }
     }
     const tally = evaluateRankings(queries, queries.map(() => []), 10, "hybrid", refused).refusals!;
-    sets[file] = { offTopicRefused: `${tally.offtopic.refused}/${tally.offtopic.n}`, wronglyRefused: Object.fromEntries(Object.entries(tally.wronglyRefused).map(([type, t]) => [type, `${t.refused}/${t.n}`])) };
+    sets[file] = {
+      offTopicRefused: `${tally.offtopic.refused}/${tally.offtopic.n}`,
+      wronglyRefused: Object.fromEntries(Object.entries(tally.wronglyRefused).map(([type, t]) => [type, `${t.refused}/${t.n}`])),
+      // Kept, but answered with the gate's doubt (ScopeModel.doubtThreshold).
+      keptWithDoubt: `${doubted}/${queries.length - refused.filter(Boolean).length}`,
+    };
   }
   const own = await Promise.all(OWN_OFFTOPIC.map(async (query) => (await engine.search(query, { k: 6 })).scope?.inScope === false));
   sets["bench OWN_OFFTOPIC"] = { offTopicRefused: `${own.filter(Boolean).length}/${own.length}` };
