@@ -51,7 +51,7 @@ export type Refusal = "out_of_scope" | "no_evidence";
 /** The gate's decision as the browser receives it: with an out-of-scope refusal, and with an answer the gate doubted. */
 export interface ScopeJson {
   inScope: boolean;
-  /** Kept with a doubt: the answer comes, told as perhaps outside what the collection treats. */
+  /** Kept with a doubt: the answer comes, the page saying first that the search is not sure it understood. */
   doubtful: boolean;
   confidence: number;
   reasons: ScopeDecision["reasons"];

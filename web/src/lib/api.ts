@@ -250,7 +250,7 @@ export async function* streamChat(request: ChatRequest, signal: AbortSignal, fet
           conversationId: String(data.conversationId ?? ""),
           ...(typeof data.collection === "string" && data.collection !== "" ? { collection: data.collection } : {}),
           sources: Array.isArray(data.sources) ? data.sources : [],
-          // The gate kept the question with a doubt: the answer comes, said to be perhaps off the subject.
+          // The gate kept the question with a doubt: the answer comes, the doubt said above it.
           ...(data.scope?.inScope === true && data.scope.doubtful === true ? { doubtful: true } : {}),
         };
       } else if (message.event === "care") {

@@ -14,8 +14,8 @@ export interface ScopeModel extends LogisticModel {
   threshold: number;
   /**
    * P(out of scope) at or above this (and below `threshold`) keeps the question with a doubt:
-   * it is answered, and the asker and the model are told it may be outside what the collection
-   * treats. Absent: no doubt is ever shown.
+   * it is answered, the asker told that the search is not sure it understood, the model that the
+   * sources may not answer. Absent: never a doubt.
    */
   doubtThreshold?: number;
 }
