@@ -3,7 +3,7 @@ import { loadTopics, TOPICS_FILE } from "../src/app/retrieval/topics-file.js";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { parseTopicsFile, TopicalIndex, TopicFileError, topicVerses, type Topic, type TopicSelection } from "../src/core/retrieval/topical-index.js";
 import { asksForGuidance, isSituation, speaksOfSelf } from "../src/core/retrieval/query-frame.js";
-import { openBibleEngine, ROOT } from "./support/bible-index.js";
+import { expectEntriesInCorpus, openBibleEngine, ROOT } from "./support/bible-index.js";
 import path from "node:path";
 
 const ANY: TopicSelection = { minCoverage: 0, maxTopics: 3, minShareOfBest: 0 };
@@ -131,16 +131,7 @@ describe("the shipped topical index on the real Bible index", () => {
   });
 
   it("holds well-formed topics whose every verse is in the Bíblia Livre with its text", async () => {
-    const index = await loadTopics(path.join(ROOT, TOPICS_FILE));
-    expect(index.size).toBeGreaterThanOrEqual(200);
-    for (const entry of index.topics) {
-      expect(entry.phrasings.length, entry.id).toBeGreaterThanOrEqual(15);
-      expect(entry.verses.length, entry.id).toBeGreaterThanOrEqual(6);
-      for (const verse of entry.verses) {
-        const found = withTopics.engine.verseAt(verse.book, verse.chapter, verse.verse);
-        expect(found?.text, `${entry.id}: ${verse.book} ${verse.chapter}:${verse.verse}`).toBeTruthy();
-      }
-    }
+    expectEntriesInCorpus(await loadTopics(path.join(ROOT, TOPICS_FILE)), withTopics.engine, { minEntries: 200, minPhrasings: 15, minVerses: 6 });
   });
 
   it("answers a feeling in the asker's own words with the verses of its topic", async () => {

@@ -1,11 +1,12 @@
 import path from "node:path";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../../src/app/index/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
-import type { SearchSettings } from "../../src/core/retrieval/engine.js";
+import type { SearchEngine, SearchSettings } from "../../src/core/retrieval/engine.js";
+import type { TopicalIndex } from "../../src/core/retrieval/topical-index.js";
 import { openTestStore, STORE, storeEnvFor } from "./store.js";
 import { tempDir } from "./usfx.js";
 
@@ -51,4 +52,24 @@ export async function openBibleEngine(
   const settings = readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env });
   const loaded = await loadEngine(store, settings, { ...(await loadRetrievalAids()), searchSettings });
   return { ...loaded, close: async () => store.close() };
+}
+
+/**
+ * Every entry of an index of topics or stories has at least `minPhrasings` phrasings and
+ * `minVerses` verses, and every verse is in the Bíblia Livre with its text.
+ */
+export function expectEntriesInCorpus(
+  index: TopicalIndex,
+  engine: SearchEngine,
+  sizes: { minEntries: number; minPhrasings: number; minVerses: number },
+): void {
+  expect(index.size).toBeGreaterThanOrEqual(sizes.minEntries);
+  for (const entry of index.topics) {
+    expect(entry.phrasings.length, entry.id).toBeGreaterThanOrEqual(sizes.minPhrasings);
+    expect(entry.verses.length, entry.id).toBeGreaterThanOrEqual(sizes.minVerses);
+    for (const verse of entry.verses) {
+      const found = engine.verseAt(verse.book, verse.chapter, verse.verse);
+      expect(found?.text, `${entry.id}: ${verse.book} ${verse.chapter}:${verse.verse}`).toBeTruthy();
+    }
+  }
 }

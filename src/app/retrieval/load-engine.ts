@@ -42,7 +42,7 @@ export function searchSettingsFrom(settings: Settings, overrides: Partial<Search
 export async function loadEngine(
   store: UnitStore,
   settings: Settings,
-  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics"> & { searchSettings?: Partial<SearchSettings> } = {},
+  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
   const stored = await loadIndexedVerses(store);
   // One string per distinct term: split() makes a copy of each occurrence (≈ 10 MB a worker).

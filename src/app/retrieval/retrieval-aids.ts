@@ -1,6 +1,6 @@
 import { loadCrossReferences } from "../../adapters/sources/cross-references-file.js";
 import { loadLexicon } from "../../adapters/sources/lexicon-files.js";
-import { loadTopics } from "./topics-file.js";
+import { loadStories, loadTopics } from "./topics-file.js";
 import type { CrossReferenceIndex } from "../../core/bible/cross-references.js";
 import type { ScopeGateData } from "../../core/retrieval/scope/gate.js";
 import type { CrossLinks } from "../../core/retrieval/engine.js";
@@ -17,6 +17,8 @@ export interface RetrievalAids {
   crossReferences?: CrossReferenceIndex;
   /** Themes and feelings with the verses a pastor gives for them (resources/topics/). */
   topics?: TopicalIndex;
+  /** Bible episodes with the ways people recall them and the verses that tell them (resources/stories/). */
+  stories?: TopicalIndex;
 }
 
 /** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
@@ -24,11 +26,12 @@ const EXPANSIONS_PER_WORD = 16;
 
 /**
  * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion),
- * OpenBible.info cross references (links between verses) and the project's topical index
- * (themes and feelings with their verses). All ship in resources/.
+ * OpenBible.info cross references (links between verses), the project's topical index (themes
+ * and feelings with their verses) and its story index (Bible episodes as people recall them). All
+ * ship in resources/.
  */
 export async function loadRetrievalAids(): Promise<RetrievalAids> {
-  const [lexicon, crossReferences, scope, topics] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources(), loadTopics()]);
+  const [lexicon, crossReferences, scope, topics, stories] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources(), loadTopics(), loadStories()]);
   const expander: QueryExpander = {
     expand: (word) => {
       // Verb↔noun partners first, then synonyms each followed by its own partners
@@ -42,6 +45,7 @@ export async function loadRetrievalAids(): Promise<RetrievalAids> {
     expander,
     crossReferences,
     topics,
+    stories,
     scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
     crossLinks: {
       strongest: (book, chapter, verse, limit) =>

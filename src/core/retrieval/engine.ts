@@ -5,8 +5,8 @@ import { expandReference, findQueryReferences, formatReference, validateReferenc
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
-import { asksForGuidance, isSituation, pointsAtText, recallsStory, speaksInFirstPerson, speaksOfSelf, themeOf } from "./query-frame.js";
-import { topicVerses, type TopicalIndex } from "./topical-index.js";
+import { asksForGuidance, isSituation, pointsAtText, recallsStory, speaksInFirstPerson, speaksOfSelf, storyTerms, themeOf } from "./query-frame.js";
+import { topicVerses, type TopicalIndex, type TopicSelection } from "./topical-index.js";
 import { stretchMasses, stretchScratch, type StretchScratch } from "./stretches.js";
 import type { SearchMode } from "./dense-side.js";
 import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
@@ -14,7 +14,7 @@ import { UnitSearch, type FirstFusion, type FusedUnit, type UnitSearchDependenci
 
 export type { SearchMode };
 
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "passage";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "story" | "passage";
 
 /** A verse as the engine holds it (the store's row, minus storage details). */
 export interface EngineVerse extends Omit<Verse, "canonical">, ContextText {
@@ -129,6 +129,23 @@ export interface SearchSettings extends HybridSearchSettings, LexicalSettings {
   topicLongMessageTerms: number;
   topicLongMinCoverage: number;
   /**
+   * The story index (resources/stories/): the verses that tell the Bible episodes a question
+   * recalls ("o menino que derrubou um gigante com uma pedra", "a história do filho pródigo")
+   * join the fusion as one list of this weight (0: off), the key verse first, when one of the
+   * episode's phrasings holds at least `storyMinCoverage` of the question's weight; at most
+   * `storyMaxStories` episodes, each further one scoring at least `storyMinShareOfBest` of the
+   * best. Not for a question framed as a theme or as the asker's own situation, nor for a
+   * quotation: a question of which one of the first lexical hits holds `storyMaxQuotedShare` of
+   * the words or more ("amai os vossos inimigos" is Matthew 5:44, not the good Samaritan).
+   */
+  storyWeight: number;
+  storyMinCoverage: number;
+  storyMaxStories: number;
+  storyMinShareOfBest: number;
+  storyMaxQuotedShare: number;
+  /** How many of the question's words the phrasing must hold (`TopicSelection.minTermsHeld`). */
+  storyMinTermsHeld: number;
+  /**
    * A message in the first person ("assinei o divórcio hoje…", "na escola me chamam de…") of at
    * least `ownStoryMinTerms` distinct words, of which no verse among the first lexical hits holds
    * `ownStoryMaxQuotedShare` or more, is the asker telling their own story, not quoting the
@@ -192,6 +209,12 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   topicLongMinCoverage: 0.05,
   topicMaxTopics: 2,
   topicMinShareOfBest: 0.8,
+  storyWeight: 3,
+  storyMinCoverage: 0.3,
+  storyMaxStories: 1,
+  storyMinShareOfBest: 0.8,
+  storyMaxQuotedShare: 0.8,
+  storyMinTermsHeld: 2,
   ownStoryMinTerms: 6,
   ownStoryMaxQuotedShare: 0.5,
   passageWeight: 1,
@@ -212,14 +235,23 @@ export interface EngineDependencies extends UnitSearchDependencies {
   crossLinks?: CrossLinks;
   /** The topical index: themes and feelings with the verses a pastor gives for them. */
   topics?: TopicalIndex;
+  /** The story index: Bible episodes, the ways people recall them, and the verses that tell them. */
+  stories?: TopicalIndex;
   /** Which source answers explicit references and is searched by default. */
   primarySource?: string;
 }
 
 const KEY_SEPARATOR = "|";
 
-/** How many of the first lexical hits are read for a verse that quotes the message (`tellsOwnStory`). */
-const OWN_STORY_QUOTE_HITS = 5;
+/** How many of the first lexical hits are read for a verse that quotes the message (`quotedShare`). */
+const QUOTE_HITS = 5;
+
+/** The largest share of the question's analysed words that one of the first lexical hits holds: near 1, a verse quotes it. */
+function quotedShare(terms: ReadonlySet<string>, first: FirstFusion): number {
+  if (terms.size === 0) return 0;
+  const quoted = Math.max(0, ...first.lexical.slice(0, QUOTE_HITS).map((hit) => hit.matchedTerms.filter((term) => terms.has(term)).length));
+  return quoted / terms.size;
+}
 
 export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
   return [source, book, chapter, verse].join(KEY_SEPARATOR);
@@ -422,6 +454,7 @@ export class SearchEngine {
       { name: "context", items: neighbours, weight: settings.neighbourWeight },
       { name: "theme", items: themed, weight: themeWeight },
       { name: "topic", items: this.topicCandidates(query, framed), weight: settings.topicWeight },
+      { name: "story", items: framed ? [] : this.storyCandidates(query, first), weight: settings.storyWeight },
       { name: "passage", items: !framed && recallsStory(asked) ? this.passageCandidates(query) : [], weight: settings.passageWeight },
     ].filter((list) => list.items.length > 0);
     let fused = more.length > 0 ? first.fuseWith(more) : first.fused;
@@ -488,23 +521,46 @@ export class SearchEngine {
     if (ownStoryMinTerms <= 0 || !speaksInFirstPerson(asked) || pointsAtText(asked)) return false;
     const terms = new Set(analyze(asked));
     if (terms.size < ownStoryMinTerms) return false;
-    const quoted = Math.max(0, ...first.lexical.slice(0, OWN_STORY_QUOTE_HITS).map((hit) => hit.matchedTerms.filter((term) => terms.has(term)).length));
-    return quoted / terms.size < ownStoryMaxQuotedShare;
+    return quotedShare(terms, first) < ownStoryMaxQuotedShare;
   }
 
   /** The verses of the topics the question is about (the topical index), in the primary source. */
   private topicCandidates(question: string, framed: boolean): { doc: number }[] {
-    const { topics } = this.deps;
+    const { settings } = this;
+    if (settings.topicWeight <= 0) return [];
+    return this.indexedVerses(this.deps.topics, question, {
+      minCoverage: framed ? settings.topicFramedMinCoverage : settings.topicMinCoverage,
+      maxTopics: settings.topicMaxTopics,
+      minShareOfBest: settings.topicMinShareOfBest,
+      ...(framed && settings.topicLongMessageTerms > 0 ? { longMessage: { minTerms: settings.topicLongMessageTerms, minCoverage: settings.topicLongMinCoverage } } : {}),
+    });
+  }
+
+  /** The verses that tell the episodes the question recalls (the story index), in the primary source; none for a quotation. */
+  private storyCandidates(question: string, first: FirstFusion): { doc: number }[] {
+    const { settings } = this;
+    if (settings.storyWeight <= 0) return [];
+    // Read as the story index reads (folded, without the words that only ask for a story), the
+    // verse and the question compare alike whether the asker typed the accents or not.
+    const terms = new Set(storyTerms(question));
+    const held = (doc: number) => new Set(storyTerms(this.verses[doc]!.text));
+    const quoted = Math.max(0, ...first.lexical.slice(0, QUOTE_HITS).map((hit) => [...terms].filter((term) => held(hit.doc).has(term)).length));
+    if (terms.size === 0 || quoted / terms.size >= settings.storyMaxQuotedShare) return [];
+    return this.indexedVerses(this.deps.stories, question, {
+      minCoverage: settings.storyMinCoverage,
+      maxTopics: settings.storyMaxStories,
+      minShareOfBest: settings.storyMinShareOfBest,
+      minTermsHeld: settings.storyMinTermsHeld,
+    });
+  }
+
+  /** The verses of the entries of an index of topics or stories that the question matches, each entry's first verse first, in the primary source. */
+  private indexedVerses(index: TopicalIndex | undefined, question: string, selection: TopicSelection): { doc: number }[] {
     const source = this.primarySource;
-    if (!topics || !source || this.settings.topicWeight <= 0) return [];
+    if (!index || !source) return [];
     // Typed without accents ("humilhacao"), the question is read in the corpus's spelling, as on the lexical side.
     const lexical = this.hybrid.silos[0]?.lexical;
-    const matches = topics.match(lexical ? lexical.restoreAccentsIn(question) : question, {
-      minCoverage: framed ? this.settings.topicFramedMinCoverage : this.settings.topicMinCoverage,
-      maxTopics: this.settings.topicMaxTopics,
-      minShareOfBest: this.settings.topicMinShareOfBest,
-      ...(framed && this.settings.topicLongMessageTerms > 0 ? { longMessage: { minTerms: this.settings.topicLongMessageTerms, minCoverage: this.settings.topicLongMinCoverage } } : {}),
-    });
+    const matches = index.match(lexical ? lexical.restoreAccentsIn(question) : question, selection);
     return topicVerses(matches).flatMap((verse) => {
       const doc = this.docAt(source, verse.book, verse.chapter, verse.verse);
       return doc !== undefined && this.verses[doc]!.text !== "" ? [{ doc }] : [];

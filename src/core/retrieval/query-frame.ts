@@ -1,4 +1,4 @@
-import { foldAccents } from "../analysis/index.js";
+import { analyze, foldAccents } from "../analysis/index.js";
 
 /**
  * Words that frame a question about the Bible rather than name its content: "a parábola do
@@ -38,6 +38,27 @@ export function frameWordsOf(query: string): Set<string> {
 /** Whether a (lowercase) word is a question-frame word, accents or not. */
 export function isFrameWord(lowercaseWord: string): boolean {
   return QUESTION_FRAME_WORDS.has(foldAccents(lowercaseWord));
+}
+
+/**
+ * Words that ask for a story without saying which ("o que aconteceu com…", "onde fala de…", "o
+ * que significa…", "a história de…"), analysed: the story index leaves them out of its phrasings
+ * and of the question, so a name it does not know ("o que aconteceu com Geazi?") is not matched
+ * on "aconteceu" alone.
+ */
+const STORY_FRAME_TERMS: ReadonlySet<string> = new Set(
+  [...FRAME_WORDS, "onde", "aconteceu", "acontecer", "acontece", "significa", "significado", "fala", "falam", "conta", "contam", "lembro", "lembra", "vez", "episódio", "cena"].flatMap(
+    (word) => analyze(foldAccents(word)),
+  ),
+);
+
+/**
+ * The story index's analysis: the words of a text folded before they are stemmed (its phrasings
+ * are typed with and without accents, as questions are, and Snowball cuts "purificação" and
+ * "purificacao" apart), without the words that only ask for a story.
+ */
+export function storyTerms(text: string): string[] {
+  return analyze(foldAccents(text)).filter((term) => !STORY_FRAME_TERMS.has(term));
 }
 
 /** The query without its frame words (for the dense side), unless nothing else would be left. */

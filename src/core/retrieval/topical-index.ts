@@ -47,6 +47,11 @@ export interface TopicSelection {
    * a situation writes more than any one phrasing holds, so its coverage falls with its length.
    */
   longMessage?: { minTerms: number; minCoverage: number };
+  /**
+   * A phrasing counts towards the coverage only when it holds at least this many of the
+   * question's words (all of them, for a question of fewer): one shared word is chance. Default 1.
+   */
+  minTermsHeld?: number;
 }
 
 export class TopicalIndex {
@@ -92,11 +97,16 @@ export class TopicalIndex {
     const best = titled[0]?.score ?? 0;
     const long = selection.longMessage;
     const minCoverage = long && terms.length >= long.minTerms ? Math.min(long.minCoverage, selection.minCoverage) : selection.minCoverage;
+    const minHeld = Math.min(selection.minTermsHeld ?? 1, terms.length);
+    const coverageOf = (held: ReadonlySet<string>) => {
+      const shared = terms.filter((term) => held.has(term));
+      return shared.length >= minHeld ? shared.reduce((sum, term) => sum + weightOf(term), 0) / total : 0;
+    };
     return titled
       .map((hit) => ({
         topic: this.topics[hit.doc]!,
         score: hit.score,
-        coverage: Math.max(...this.phrasingTerms[hit.doc]!.map((held) => terms.reduce((sum, term) => sum + (held.has(term) ? weightOf(term) : 0), 0))) / total,
+        coverage: Math.max(...this.phrasingTerms[hit.doc]!.map(coverageOf)),
       }))
       .filter((match) => match.coverage >= minCoverage && match.score >= selection.minShareOfBest * best)
       .slice(0, selection.maxTopics);
