@@ -542,10 +542,14 @@ export class SearchEngine {
     if (settings.storyWeight <= 0) return [];
     // Read as the story index reads (folded, without the words that only ask for a story), the
     // verse and the question compare alike whether the asker typed the accents or not.
-    const terms = new Set(storyTerms(question));
-    const held = (doc: number) => new Set(storyTerms(this.verses[doc]!.text));
-    const quoted = Math.max(0, ...first.lexical.slice(0, QUOTE_HITS).map((hit) => [...terms].filter((term) => held(hit.doc).has(term)).length));
-    if (terms.size === 0 || quoted / terms.size >= settings.storyMaxQuotedShare) return [];
+    const terms = storyTerms(question);
+    if (terms.length === 0) return [];
+    const asked = new Set(terms);
+    const quoted = Math.max(
+      0,
+      ...first.lexical.slice(0, QUOTE_HITS).map((hit) => storyTerms(this.verses[hit.doc]!.text).filter((term, i, all) => asked.has(term) && all.indexOf(term) === i).length),
+    );
+    if (quoted / asked.size >= settings.storyMaxQuotedShare) return [];
     return this.indexedVerses(this.deps.stories, question, {
       minCoverage: settings.storyMinCoverage,
       maxTopics: settings.storyMaxStories,
