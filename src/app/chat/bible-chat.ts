@@ -34,7 +34,6 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
         passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
         question: input.message,
         ...(care ? { care } : {}),
-        ...(doubt ? { doubtful: true } : {}),
       },
       check: () => engine.checkCitations(passages),
     };

@@ -41,7 +41,6 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
         corpusLabel: `a coleção “${collection}”`,
         // The writer at risk: the stub answers with care instead of echoing the message.
         ...(input.care ? { care: input.care } : {}),
-        ...(doubt ? { doubtful: true } : {}),
       },
       check: () => inThread(new DocumentCitationStreamFilter(passages)),
     };

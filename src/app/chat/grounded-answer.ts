@@ -172,7 +172,7 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
 
   const check = plan.check();
   try {
-    for await (const delta of provider.stream({ ...plan.request, signal: input.signal })) {
+    for await (const delta of provider.stream({ ...plan.request, ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
       const text = await check.push(delta);
       if (text !== "") yield { event: "token", data: { text } };
     }

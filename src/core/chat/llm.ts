@@ -31,7 +31,7 @@ export interface GenerateRequest {
   corpusLabel?: string;
   /** For the offline stub only: the writer is at risk (core/grounding/crisis.ts); the passages are of consolation. */
   care?: CrisisKind;
-  /** For the offline stub only: the gate kept the question with a doubt (the model reads it in the prompt). */
+  /** For the offline stub only: the gate kept the question with a doubt (set from the plan; the model reads it in the prompt). */
   doubtful?: boolean;
 }
 

@@ -246,10 +246,20 @@ const KEY_SEPARATOR = "|";
 /** How many of the first lexical hits are read for a verse that quotes the message (`quotedShare`). */
 const QUOTE_HITS = 5;
 
-/** The largest share of the question's analysed words that one of the first lexical hits holds: near 1, a verse quotes it. */
-function quotedShare(terms: ReadonlySet<string>, first: FirstFusion): number {
+/**
+ * The largest share of the question's words that one of the first lexical hits holds, each hit's
+ * words read by `wordsOf` (its matched terms, or its text as the story index reads it): near 1, a
+ * verse quotes the question.
+ */
+function quotedShare(terms: ReadonlySet<string>, first: FirstFusion, wordsOf: (hit: FirstFusion["lexical"][number]) => readonly string[]): number {
   if (terms.size === 0) return 0;
-  const quoted = Math.max(0, ...first.lexical.slice(0, QUOTE_HITS).map((hit) => hit.matchedTerms.filter((term) => terms.has(term)).length));
+  const quoted = Math.max(
+    0,
+    ...first.lexical.slice(0, QUOTE_HITS).map((hit) => {
+      const held = new Set(wordsOf(hit));
+      return [...terms].filter((term) => held.has(term)).length;
+    }),
+  );
   return quoted / terms.size;
 }
 
@@ -521,7 +531,7 @@ export class SearchEngine {
     if (ownStoryMinTerms <= 0 || !speaksInFirstPerson(asked) || pointsAtText(asked)) return false;
     const terms = new Set(analyze(asked));
     if (terms.size < ownStoryMinTerms) return false;
-    return quotedShare(terms, first) < ownStoryMaxQuotedShare;
+    return quotedShare(terms, first, (hit) => hit.matchedTerms) < ownStoryMaxQuotedShare;
   }
 
   /** The verses of the topics the question is about (the topical index), in the primary source. */
@@ -542,14 +552,8 @@ export class SearchEngine {
     if (settings.storyWeight <= 0) return [];
     // Read as the story index reads (folded, without the words that only ask for a story), the
     // verse and the question compare alike whether the asker typed the accents or not.
-    const terms = storyTerms(question);
-    if (terms.length === 0) return [];
-    const asked = new Set(terms);
-    const quoted = Math.max(
-      0,
-      ...first.lexical.slice(0, QUOTE_HITS).map((hit) => storyTerms(this.verses[hit.doc]!.text).filter((term, i, all) => asked.has(term) && all.indexOf(term) === i).length),
-    );
-    if (quoted / asked.size >= settings.storyMaxQuotedShare) return [];
+    const terms = new Set(storyTerms(question));
+    if (terms.size === 0 || quotedShare(terms, first, (hit) => storyTerms(this.verses[hit.doc]!.text)) >= settings.storyMaxQuotedShare) return [];
     return this.indexedVerses(this.deps.stories, question, {
       minCoverage: settings.storyMinCoverage,
       maxTopics: settings.storyMaxStories,
