@@ -1,9 +1,11 @@
 /**
- * The small dense linear algebra the corpus-trained LSA model needs (see ./lsa.ts), in plain
- * TypeScript on typed arrays. Every dense matrix is row-major: entry (i, j) of an r×c matrix
+ * The small dense linear algebra the corpus-trained LSA model needs (see ./lsa.ts), in
+ * TypeScript on typed arrays (the one small eigendecomposition is ml-matrix's). Every dense matrix is row-major: entry (i, j) of an r×c matrix
  * lives at index `i * c + j`. Everything here is deterministic: the same inputs give the same
  * bits on the same JavaScript engine (no threads, no reordered reductions).
  */
+
+import { EigenvalueDecomposition, Matrix } from "ml-matrix";
 
 /** A sparse matrix in compressed-sparse-row form. Row i's entries are `indptr[i]..indptr[i+1]-1`. */
 export interface CsrMatrix {
@@ -223,181 +225,24 @@ export function orthonormalizeColumns(a: ArrayLike<number>, rows: number, cols: 
 
 /**
  * Eigendecomposition of a small symmetric n×n matrix (row-major; only symmetric input is
- * meaningful): Householder reduction to tridiagonal form, then the implicit QL algorithm —
- * the public-domain JAMA `tred2`/`tql2` routines (after EISPACK). O(n³); n ≈ 300 takes a
- * fraction of a second. Eigenvalues come back largest first.
+ * meaningful), by ml-matrix's port of the JAMA `tred2`/`tql2` routines (Householder reduction
+ * to tridiagonal form, then the implicit QL algorithm). O(n³); n ≈ 300 takes a fraction of a
+ * second. Eigenvalues come back largest first.
  */
 export function symmetricEigen(matrix: ArrayLike<number>, n: number): SymmetricEigen {
   if (matrix.length !== n * n) throw new RangeError("symmetricEigen: matrix must be n×n");
-  const v: Float64Array[] = [];
-  for (let i = 0; i < n; i++) {
-    const row = new Float64Array(n);
-    for (let j = 0; j < n; j++) row[j] = matrix[i * n + j] as number;
-    v.push(row);
-  }
-  const d = new Float64Array(n);
-  const e = new Float64Array(n);
-  if (n > 0) {
-    tred2(v, d, e, n);
-    tql2(v, d, e, n);
-  }
-  // Sort descending (tql2 leaves them ascending, but sort explicitly to be safe).
-  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (d[y] as number) - (d[x] as number) || x - y);
   const values = new Float64Array(n);
   const vectors = new Float64Array(n * n);
+  if (n === 0) return { values, vectors };
+  const decomposition = new EigenvalueDecomposition(Matrix.from1DArray(n, n, Array.from(matrix)), { assumeSymmetric: true });
+  const d = decomposition.realEigenvalues;
+  const v = decomposition.eigenvectorMatrix;
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (d[y] as number) - (d[x] as number) || x - y);
   order.forEach((source, target) => {
     values[target] = d[source] as number;
-    for (let k = 0; k < n; k++) vectors[k * n + target] = (v[k] as Float64Array)[source] as number;
+    for (let k = 0; k < n; k++) vectors[k * n + target] = v.get(k, source);
   });
   return { values, vectors };
-}
-
-function at(v: Float64Array[], i: number): Float64Array {
-  return v[i] as Float64Array;
-}
-
-/** Householder tridiagonalisation (JAMA tred2). On exit `v` holds the transformation. */
-function tred2(v: Float64Array[], d: Float64Array, e: Float64Array, n: number): void {
-  for (let j = 0; j < n; j++) d[j] = at(v, n - 1)[j] as number;
-  for (let i = n - 1; i > 0; i--) {
-    let scale = 0;
-    let h = 0;
-    for (let k = 0; k < i; k++) scale += Math.abs(d[k] as number);
-    if (scale === 0) {
-      e[i] = d[i - 1] as number;
-      for (let j = 0; j < i; j++) {
-        d[j] = at(v, i - 1)[j] as number;
-        at(v, i)[j] = 0;
-        at(v, j)[i] = 0;
-      }
-    } else {
-      for (let k = 0; k < i; k++) {
-        d[k] = (d[k] as number) / scale;
-        h += (d[k] as number) * (d[k] as number);
-      }
-      let f = d[i - 1] as number;
-      let g = Math.sqrt(h);
-      if (f > 0) g = -g;
-      e[i] = scale * g;
-      h -= f * g;
-      d[i - 1] = f - g;
-      for (let j = 0; j < i; j++) e[j] = 0;
-      for (let j = 0; j < i; j++) {
-        f = d[j] as number;
-        at(v, j)[i] = f;
-        g = (e[j] as number) + (at(v, j)[j] as number) * f;
-        for (let k = j + 1; k <= i - 1; k++) {
-          const vkj = at(v, k)[j] as number;
-          g += vkj * (d[k] as number);
-          e[k] = (e[k] as number) + vkj * f;
-        }
-        e[j] = g;
-      }
-      f = 0;
-      for (let j = 0; j < i; j++) {
-        e[j] = (e[j] as number) / h;
-        f += (e[j] as number) * (d[j] as number);
-      }
-      const hh = f / (h + h);
-      for (let j = 0; j < i; j++) e[j] = (e[j] as number) - hh * (d[j] as number);
-      for (let j = 0; j < i; j++) {
-        f = d[j] as number;
-        g = e[j] as number;
-        for (let k = j; k <= i - 1; k++) {
-          const row = at(v, k);
-          row[j] = (row[j] as number) - (f * (e[k] as number) + g * (d[k] as number));
-        }
-        d[j] = at(v, i - 1)[j] as number;
-        at(v, i)[j] = 0;
-      }
-    }
-    d[i] = h;
-  }
-  // Accumulate the transformations.
-  for (let i = 0; i < n - 1; i++) {
-    at(v, n - 1)[i] = at(v, i)[i] as number;
-    at(v, i)[i] = 1;
-    const h = d[i + 1] as number;
-    if (h !== 0) {
-      for (let k = 0; k <= i; k++) d[k] = (at(v, k)[i + 1] as number) / h;
-      for (let j = 0; j <= i; j++) {
-        let g = 0;
-        for (let k = 0; k <= i; k++) g += (at(v, k)[i + 1] as number) * (at(v, k)[j] as number);
-        for (let k = 0; k <= i; k++) {
-          const row = at(v, k);
-          row[j] = (row[j] as number) - g * (d[k] as number);
-        }
-      }
-    }
-    for (let k = 0; k <= i; k++) at(v, k)[i + 1] = 0;
-  }
-  for (let j = 0; j < n; j++) {
-    d[j] = at(v, n - 1)[j] as number;
-    at(v, n - 1)[j] = 0;
-  }
-  at(v, n - 1)[n - 1] = 1;
-  e[0] = 0;
-}
-
-/** Implicit QL on the tridiagonal matrix (JAMA tql2): eigenvalues in d, eigenvectors in v. */
-function tql2(v: Float64Array[], d: Float64Array, e: Float64Array, n: number): void {
-  for (let i = 1; i < n; i++) e[i - 1] = e[i] as number;
-  e[n - 1] = 0;
-  let f = 0;
-  let tst1 = 0;
-  const eps = 2 ** -52;
-  for (let l = 0; l < n; l++) {
-    tst1 = Math.max(tst1, Math.abs(d[l] as number) + Math.abs(e[l] as number));
-    let m = l;
-    while (m < n - 1 && Math.abs(e[m] as number) > eps * tst1) m++;
-    if (m > l) {
-      let iterations = 0;
-      do {
-        if (++iterations > 100) throw new Error("symmetricEigen: QL iteration did not converge");
-        let g = d[l] as number;
-        let p = ((d[l + 1] as number) - g) / (2 * (e[l] as number));
-        let r = Math.hypot(p, 1);
-        if (p < 0) r = -r;
-        d[l] = (e[l] as number) / (p + r);
-        d[l + 1] = (e[l] as number) * (p + r);
-        const dl1 = d[l + 1] as number;
-        let h = g - (d[l] as number);
-        for (let i = l + 2; i < n; i++) d[i] = (d[i] as number) - h;
-        f += h;
-        p = d[m] as number;
-        let c = 1;
-        let c2 = c;
-        let c3 = c;
-        const el1 = e[l + 1] as number;
-        let s = 0;
-        let s2 = 0;
-        for (let i = m - 1; i >= l; i--) {
-          c3 = c2;
-          c2 = c;
-          s2 = s;
-          g = c * (e[i] as number);
-          h = c * p;
-          r = Math.hypot(p, e[i] as number);
-          e[i + 1] = s * r;
-          s = (e[i] as number) / r;
-          c = p / r;
-          p = c * (d[i] as number) - s * g;
-          d[i + 1] = h + s * (c * g + s * (d[i] as number));
-          for (let k = 0; k < n; k++) {
-            const row = at(v, k);
-            h = row[i + 1] as number;
-            row[i + 1] = s * (row[i] as number) + c * h;
-            row[i] = c * (row[i] as number) - s * h;
-          }
-        }
-        p = (-s * s2 * c3 * el1 * (e[l] as number)) / dl1;
-        e[l] = s * p;
-        d[l] = c * p;
-      } while (Math.abs(e[l] as number) > eps * tst1);
-    }
-    d[l] = (d[l] as number) + f;
-    e[l] = 0;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
