@@ -44,7 +44,6 @@ export interface DocumentChatPromptInput {
   doubtful?: boolean;
 }
 
-/** Shown instead of an answer when retrieval found no excerpt (the model is not called). */
 /** The fixed reply when the out-of-scope gate decides the collection does not treat the question. */
 export function documentOutOfScopeMessage(collection: string): string {
   return (
@@ -54,6 +53,7 @@ export function documentOutOfScopeMessage(collection: string): string {
   );
 }
 
+/** Shown instead of an answer when retrieval found no excerpt (the model is not called). */
 export const DOCUMENT_NO_EVIDENCE_MESSAGE =
   "Não encontrei, nos documentos que consultei, trechos que respondam a essa pergunta, e prefiro " +
   "não responder sem uma base clara no material. Você pode tentar perguntar de outro jeito, com " +

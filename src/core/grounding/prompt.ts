@@ -52,7 +52,6 @@ export const HISTORY_MESSAGE_MAX_CHARS = 2000;
 /** At most this many history messages (10 exchanges), a guard on top of the caller's cut. */
 export const HISTORY_MAX_MESSAGES = 20;
 
-/** Shown instead of an answer when retrieval found nothing (the model is not called). */
 /**
  * The fixed reply when the out-of-scope gate decides the Bible has nothing to say about the
  * question (the model is not called): kind, and says what the assistant can help with.
@@ -64,6 +63,7 @@ export const OUT_OF_SCOPE_MESSAGE =
   "ou com uma passagem, como “João 3:16”. Se quiser, conte o que está vivendo, que eu procuro o que " +
   "as Escrituras dizem.";
 
+/** Shown instead of an answer when retrieval found nothing (the model is not called). */
 export const NO_EVIDENCE_MESSAGE =
   "Não encontrei, nos textos bíblicos que consultei, passagens que respondam a essa pergunta, " +
   "e prefiro não responder sem uma base clara nas Escrituras. Você pode tentar perguntar de outro " +
