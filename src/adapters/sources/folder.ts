@@ -29,7 +29,7 @@
 import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { MAX_CONTENT_CHARS } from "../../core/sources/chunker.js";
 import type { DocumentPage, RawDocument } from "../../core/documents/types.js";
 import { DocumentReadError, type DocumentWarning } from "./document-errors.js";
@@ -38,9 +38,8 @@ import { readPdf } from "./pdf.js";
 /** Default {@link ReadCollectionFolderOptions.maxContentChars}: the core's MAX_CONTENT_CHARS (4 million characters). */
 export const DEFAULT_MAX_CONTENT_CHARS = MAX_CONTENT_CHARS;
 
-/** Extensions read as text (UTF-8) and as PDF, lowercase. */
-const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".markdown", ".txt"]);
-const PDF_EXTENSION = ".pdf";
+/** Extensions of the lesson files, lowercase: text (read as UTF-8) and PDF. */
+const LESSON_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".markdown", ".txt", ".pdf"]);
 
 export interface ReadCollectionFolderOptions {
   /** Collection name stored in every document (usually the folder's name). */
@@ -92,8 +91,7 @@ export async function readCollectionFolder(
   const slugsByDiscipline = new Map<string, Set<string>>();
   for (const relPath of files) {
     const segments = relPath.split("/");
-    const fileName = segments[segments.length - 1] ?? relPath;
-    const extension = extensionOf(fileName);
+    const extension = extname(relPath);
     const discipline = segments.length > 1 ? (segments[0] ?? collection) : collection;
 
     let bytes: Uint8Array;
@@ -111,7 +109,7 @@ export async function readCollectionFolder(
     let content: string;
     let pages: DocumentPage[] | undefined;
     let title: string | undefined;
-    if (extension === PDF_EXTENSION) {
+    if (extension.toLowerCase() === ".pdf") {
       try {
         const pdf = await readPdf(bytes, relPath);
         pages = pdf.pages;
@@ -139,7 +137,7 @@ export async function readCollectionFolder(
       continue;
     }
 
-    const slug = uniqueSlug(slugify(stripExtension(fileName)), discipline, slugsByDiscipline);
+    const slug = uniqueSlug(slugify(basename(relPath, extension)), discipline, slugsByDiscipline);
     const document: RawDocument = {
       collection,
       discipline,
@@ -207,35 +205,16 @@ async function listLessonFiles(dir: string, warn: (w: DocumentWarning) => void):
       if (entry.name.startsWith(".")) continue;
       const relPath = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) await walk(relPath);
-      else if (entry.isFile() && isLessonFile(entry.name)) found.push(relPath);
+      else if (entry.isFile() && LESSON_EXTENSIONS.has(extname(entry.name).toLowerCase())) found.push(relPath);
     }
   };
   await walk("");
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-function isLessonFile(name: string): boolean {
-  const extension = extensionOf(name);
-  return TEXT_EXTENSIONS.has(extension) || extension === PDF_EXTENSION;
-}
-
-/** Lowercase extension with its dot ("" when none; a leading dot alone is not one). */
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(dot).toLowerCase() : "";
-}
-
-function stripExtension(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(0, dot) : name;
+  return found.sort(); // code-unit order
 }
 
 function uniqueSlug(base: string, discipline: string, used: Map<string, Set<string>>): string {
-  let slugs = used.get(discipline);
-  if (!slugs) {
-    slugs = new Set();
-    used.set(discipline, slugs);
-  }
+  const slugs = used.get(discipline) ?? new Set<string>();
+  used.set(discipline, slugs);
   let slug = base;
   for (let n = 2; slugs.has(slug); n++) slug = `${base}-${n}`;
   slugs.add(slug);

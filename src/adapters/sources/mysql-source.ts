@@ -22,7 +22,7 @@
  * ("ab", "c") and ("a", "bc") differ): editing either changes the hash of that row only.
  */
 import { createHash } from "node:crypto";
-import { createConnection, type Connection, type ConnectionOptions, type RowDataPacket } from "mysql2/promise";
+import { createConnection, type Connection, type RowDataPacket } from "mysql2/promise";
 import { MAX_CONTENT_CHARS } from "../../core/sources/chunker.js";
 import type { RawDocument } from "../../core/documents/types.js";
 
@@ -119,13 +119,7 @@ interface ConnectionTarget {
   database: string;
 }
 
-interface ResolvedColumns {
-  discipline: string;
-  slug: string;
-  title: string;
-  content: string;
-  updatedAt: string;
-}
+type ResolvedColumns = Required<MysqlLessonColumns>;
 
 const DEFAULT_COLUMNS: ResolvedColumns = {
   discipline: "discipline",
@@ -238,51 +232,42 @@ function classify(error: unknown, phase: "connect" | "query", target: Connection
   if (detail === "" && error instanceof AggregateError) detail = error.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ");
   // A server message could echo anything sent; never let the password through.
   if (target.password.length >= 4) detail = detail.split(target.password).join("***");
-  const options = { cause: error, ...(driverCode === undefined ? {} : { driverCode }) };
   const suffix = driverCode ? ` [${driverCode}]` : "";
+  const fail = (code: MysqlSourceErrorCode, message: string) =>
+    new MysqlSourceError(code, where, `${message}${suffix}`, { cause: error, driverCode });
 
   if (driverCode !== undefined && AUTH_CODES.has(driverCode)) {
-    return new MysqlSourceError(
+    return fail(
       "mysql_auth",
-      where,
-      `Acesso negado ao MySQL em ${server} (banco "${target.database}", usuário "${target.user}"): confira o usuário, a senha e as permissões.${suffix}`,
-      options,
+      `Acesso negado ao MySQL em ${server} (banco "${target.database}", usuário "${target.user}"): confira o usuário, a senha e as permissões.`,
     );
   }
   if (driverCode === "ER_NO_SUCH_TABLE") {
-    return new MysqlSourceError(
+    return fail(
       "mysql_table_missing",
-      where,
-      `A tabela "${table ?? "?"}" não existe no banco "${target.database}" do MySQL em ${server}.${suffix}`,
-      options,
+      `A tabela "${table ?? "?"}" não existe no banco "${target.database}" do MySQL em ${server}.`,
     );
   }
   if (driverCode === "ER_BAD_DB_ERROR") {
-    return new MysqlSourceError(
+    return fail(
       "mysql_table_missing",
-      where,
-      `O banco "${target.database}" não existe no MySQL em ${server}${table === undefined ? "" : ` (tabela "${table}")`}.${suffix}`,
-      options,
+      `O banco "${target.database}" não existe no MySQL em ${server}${table === undefined ? "" : ` (tabela "${table}")`}.`,
     );
   }
   if ((driverCode !== undefined && UNREACHABLE_CODES.has(driverCode)) || phase === "connect") {
-    return new MysqlSourceError(
+    return fail(
       "mysql_unreachable",
-      where,
-      `Não foi possível conectar ao MySQL em ${server}: ${detail || "erro desconhecido"}. Confira o host, a porta e se o servidor está no ar.${suffix}`,
-      options,
+      `Não foi possível conectar ao MySQL em ${server}: ${detail || "erro desconhecido"}. Confira o host, a porta e se o servidor está no ar.`,
     );
   }
-  return new MysqlSourceError(
+  return fail(
     "mysql_query_failed",
-    where,
-    `Falha ao consultar ${table === undefined ? "o MySQL" : `a tabela "${table}"`} (banco "${target.database}") em ${server}: ${detail}${suffix}`,
-    options,
+    `Falha ao consultar ${table === undefined ? "o MySQL" : `a tabela "${table}"`} (banco "${target.database}") em ${server}: ${detail}`,
   );
 }
 
 async function open(target: ConnectionTarget, connectTimeoutMs: number, table: string | undefined): Promise<Connection> {
-  const config: ConnectionOptions = {
+  const connection = await createConnection({
     host: target.host,
     port: target.port,
     user: target.user,
@@ -292,13 +277,9 @@ async function open(target: ConnectionTarget, connectTimeoutMs: number, table: s
     connectTimeout: connectTimeoutMs,
     multipleStatements: false,
     supportBigNumbers: true,
-  };
-  let connection: Connection;
-  try {
-    connection = await createConnection(config);
-  } catch (error) {
+  }).catch((error: unknown) => {
     throw classify(error, "connect", target, table);
-  }
+  });
   // A late fatal error is reported by the pending query's rejection; don't let it crash the process.
   connection.on("error", () => {});
   try {
@@ -365,30 +346,22 @@ export async function readMysqlLessons(options: MysqlSourceOptions, readOptions:
     const discipline = textOf(row.d)?.trim() ?? "";
     const slug = textOf(row.s)?.trim() ?? "";
     const sourceId = `db:${discipline}/${slug}`;
+    const skip = (code: MysqlSourceWarningCode, message: string) => warn({ code, sourceId, message: `${sourceId}: ${message}` });
     if (discipline === "" || slug === "") {
-      warn({
-        code: "row_invalid",
-        sourceId,
-        message: `${sourceId}: linha ignorada, ${discipline === "" ? "disciplina" : "slug"} vazio ou nulo (tabela "${table}").`,
-      });
+      skip("row_invalid", `linha ignorada, ${discipline === "" ? "disciplina" : "slug"} vazio ou nulo (tabela "${table}").`);
       continue;
     }
     if (seen.has(sourceId)) {
-      warn({
-        code: "duplicate_document",
-        sourceId,
-        message: `${sourceId}: linha duplicada ignorada (tabela "${table}"); vale a primeira.`,
-      });
+      skip("duplicate_document", `linha duplicada ignorada (tabela "${table}"); vale a primeira.`);
       continue;
     }
     seen.add(sourceId);
-    const chars = row.n === null || row.n === undefined ? 0 : Number(row.n);
+    const chars = Number(row.n ?? 0);
     if (chars > maxContentChars) {
-      warn({
-        code: "document_too_large",
-        sourceId,
-        message: `${sourceId}: conteúdo grande demais (${chars.toLocaleString("pt-BR")} caracteres; limite ${maxContentChars.toLocaleString("pt-BR")}), documento ignorado.`,
-      });
+      skip(
+        "document_too_large",
+        `conteúdo grande demais (${chars.toLocaleString("pt-BR")} caracteres; limite ${maxContentChars.toLocaleString("pt-BR")}), documento ignorado.`,
+      );
       continue;
     }
     const title = textOf(row.t)?.trim() || undefined;

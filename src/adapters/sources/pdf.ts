@@ -22,6 +22,7 @@
  */
 import { getDocumentProxy } from "unpdf";
 import type { DocumentPage } from "../../core/documents/types.js";
+import { cleanTitle } from "../../core/sources/chunker.js";
 import { DocumentReadError } from "./document-errors.js";
 
 /** What {@link readPdf} returns. */
@@ -55,14 +56,10 @@ export async function readPdf(bytes: Uint8Array, fileLabel: string): Promise<Pdf
     const pages: DocumentPage[] = [];
     for (let page = 1; page <= pdf.numPages; page++) {
       const proxy = await pdf.getPage(page);
-      const content = await proxy.getTextContent();
-      const parts: string[] = [];
-      for (const item of content.items) {
-        if (!("str" in item)) continue; // marked-content delimiters carry no text
-        parts.push(item.str);
-        if (item.hasEOL) parts.push("\n");
-      }
-      pages.push({ page, text: normalizePageText(parts.join("")) });
+      const { items } = await proxy.getTextContent();
+      // Marked-content delimiters (no `str`) carry no text.
+      const raw = items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join("");
+      pages.push({ page, text: normalizePageText(raw) });
       proxy.cleanup();
     }
     const title = await readTitle(pdf);
@@ -82,7 +79,7 @@ export function normalizePageText(raw: string): string {
     .map((line) => line.replace(/[^\S\n]+/g, " ").trim());
   const out: string[] = [];
   for (const line of lines) {
-    const previous = out.length > 0 ? out[out.length - 1] : undefined;
+    const previous = out.at(-1);
     if (previous !== undefined && line !== "" && /\p{L}-$/u.test(previous)) {
       if (/^-\p{L}/u.test(line)) {
         // Compound word broken at its hyphen, hyphen repeated: "guarda-" + "-chuva".
@@ -106,25 +103,16 @@ export function normalizePageText(raw: string): string {
 async function readTitle(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<string | undefined> {
   try {
     const { info, metadata } = await pdf.getMetadata();
-    const fromInfo = cleanTitle((info as Record<string, unknown> | undefined)?.["Title"]);
-    if (fromInfo !== undefined) return fromInfo;
-    return cleanTitle(metadata?.get("dc:title"));
+    return cleanTitle((info as Record<string, unknown> | undefined)?.["Title"]) ?? cleanTitle(metadata?.get("dc:title"));
   } catch {
     return undefined; // unreadable metadata never costs the document its text
   }
 }
 
-function cleanTitle(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const title = value.replace(/\s+/g, " ").trim();
-  return title === "" ? undefined : title;
-}
-
 function toReadError(error: unknown, fileLabel: string): DocumentReadError {
   if (error instanceof DocumentReadError) return error;
-  const name = error instanceof Error ? error.name : "";
   const detail = error instanceof Error ? error.message : String(error);
-  if (name === "PasswordException") {
+  if (error instanceof Error && error.name === "PasswordException") {
     return new DocumentReadError(
       "pdf_encrypted",
       fileLabel,

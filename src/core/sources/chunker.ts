@@ -49,23 +49,15 @@ export interface ChunkInput {
 /** @throws {DocumentChunkError} `invalid_chunk_options` when the options are not usable. */
 export function validateChunkOptions(options: ChunkOptions): void {
   const { chunkWords, overlap } = options;
+  const invalid = (message: string) => new DocumentChunkError("invalid_chunk_options", message);
   if (!Number.isSafeInteger(chunkWords) || chunkWords < 1) {
-    throw new DocumentChunkError(
-      "invalid_chunk_options",
-      `tamanho de trecho inválido: ${String(chunkWords)} (use um inteiro >= 1 palavras)`,
-    );
+    throw invalid(`tamanho de trecho inválido: ${String(chunkWords)} (use um inteiro >= 1 palavras)`);
   }
   if (!Number.isSafeInteger(overlap) || overlap < 0) {
-    throw new DocumentChunkError(
-      "invalid_chunk_options",
-      `sobreposição de trechos inválida: ${String(overlap)} (use um inteiro >= 0 palavras)`,
-    );
+    throw invalid(`sobreposição de trechos inválida: ${String(overlap)} (use um inteiro >= 0 palavras)`);
   }
   if (overlap >= chunkWords) {
-    throw new DocumentChunkError(
-      "invalid_chunk_options",
-      `sobreposição de trechos (${overlap}) deve ser menor que o tamanho do trecho (${chunkWords})`,
-    );
+    throw invalid(`sobreposição de trechos (${overlap}) deve ser menor que o tamanho do trecho (${chunkWords})`);
   }
 }
 
@@ -73,8 +65,9 @@ function words(text: string): string[] {
   return text.split(/\s+/).filter((word) => word !== "");
 }
 
-function cleanTitle(title: string | undefined): string | undefined {
-  if (title === undefined) return undefined;
+/** A title with its whitespace collapsed and trimmed; undefined when not a string or blank. */
+export function cleanTitle(title: unknown): string | undefined {
+  if (typeof title !== "string") return undefined;
   const clean = title.replace(/\s+/g, " ").trim();
   return clean === "" ? undefined : clean;
 }
@@ -111,11 +104,8 @@ function bodyWords(
   }
   const skip = pageWords.length - body.length;
   // Leading page words may only be dropped when they are the metadata block.
-  let matches = skip === 0 || (skip > 0 && split.metaText !== undefined);
-  for (let i = 0; matches && i < body.length; i++) {
-    if (pageWords[skip + i] !== body[i]) matches = false;
-  }
-  if (!matches) {
+  const skipAllowed = skip === 0 || (skip > 0 && split.metaText !== undefined);
+  if (!skipAllowed || !body.every((word, i) => pageWords[skip + i] === word)) {
     throw new DocumentChunkError(
       "pages_mismatch",
       "o texto das páginas não corresponde ao corpo do documento",

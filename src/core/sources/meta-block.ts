@@ -15,7 +15,7 @@
  * Pure: no I/O, no logging (the caller logs `problem`).
  */
 import { foldAccents } from "../analysis/fold.js";
-import type { LessonMetadata, MetaBlockProblem, SplitDocument } from "../documents/types.js";
+import type { LessonMetadata, MetaBlockProblemCode, SplitDocument } from "../documents/types.js";
 
 /** The header, accents folded, upper-cased, whitespace collapsed, without its brackets. */
 const HEADER_TEXT = "CONCEITOS E KEYWORDS DA AULA PARA INDEXACAO LEXICA";
@@ -125,30 +125,19 @@ function parseBlock(rawLines: readonly string[], firstLineNumber: number): Parse
 
 /** Removes the leading whitespace common to every non-blank line. */
 function dedent(lines: readonly string[]): string[] {
-  let common: string | undefined;
-  for (const line of lines) {
-    if (isBlank(line)) continue;
-    const indent = /^\s*/.exec(line)![0];
-    if (common === undefined) {
-      common = indent;
-      continue;
-    }
+  const indents = lines.filter((line) => !isBlank(line)).map((line) => /^\s*/.exec(line)![0]);
+  let common = indents[0] ?? "";
+  for (const indent of indents) {
     let n = 0;
-    while (n < common.length && n < indent.length && common[n] === indent[n]) n++;
+    while (n < common.length && common[n] === indent[n]) n++;
     common = common.slice(0, n);
   }
-  const cut = common?.length ?? 0;
-  return cut === 0 ? [...lines] : lines.map((line) => (isBlank(line) ? line : line.slice(cut)));
+  return lines.map((line) => (isBlank(line) ? line : line.slice(common.length)));
 }
 
+/** The two values joined by a space, an empty or missing one left out. */
 function joinValues(previous: string | undefined, value: string): string {
-  if (previous === undefined || previous === "") return value;
-  if (value === "") return previous;
-  return `${previous} ${value}`;
-}
-
-function legacy(content: string, problem: MetaBlockProblem): SplitDocument {
-  return { body: content, problem };
+  return [previous, value].filter((part) => part !== undefined && part !== "").join(" ");
 }
 
 /**
@@ -184,44 +173,41 @@ export function splitMetaBlock(content: string): SplitDocument {
     else if (end === -1 && isEndLine(line)) end = i;
   }
   if (header === -1 && end === -1) return { body: content };
+  // Read as legacy: the whole content is the body, unchanged.
+  const legacy = (code: MetaBlockProblemCode, detail: string): SplitDocument => ({ body: content, problem: { code, detail } });
   if (header === -1) {
-    return legacy(content, {
-      code: "meta_block_malformed",
-      detail: `marcador de fim dos metadados (linha ${end + 1}) sem o cabeçalho do bloco`,
-    });
+    return legacy("meta_block_malformed", `marcador de fim dos metadados (linha ${end + 1}) sem o cabeçalho do bloco`);
   }
   if (end !== -1 && end < header) {
-    return legacy(content, {
-      code: "meta_block_malformed",
-      detail: `marcador de fim dos metadados (linha ${end + 1}) antes do cabeçalho (linha ${header + 1})`,
-    });
+    return legacy(
+      "meta_block_malformed",
+      `marcador de fim dos metadados (linha ${end + 1}) antes do cabeçalho (linha ${header + 1})`,
+    );
   }
   if (end === -1) {
-    return legacy(content, {
-      code: "meta_block_malformed",
-      detail: `cabeçalho de metadados (linha ${header + 1}) sem o marcador de fim "====== FIM DOS METADADOS ======"`,
-    });
+    return legacy(
+      "meta_block_malformed",
+      `cabeçalho de metadados (linha ${header + 1}) sem o marcador de fim "====== FIM DOS METADADOS ======"`,
+    );
   }
   const firstNonBlank = lines.findIndex((line) => !isBlank(line));
   if (firstNonBlank < header) {
-    return legacy(content, {
-      code: "meta_block_malformed",
-      detail: `texto antes do cabeçalho de metadados (linha ${header + 1}); o bloco deve abrir o documento`,
-    });
+    return legacy(
+      "meta_block_malformed",
+      `texto antes do cabeçalho de metadados (linha ${header + 1}); o bloco deve abrir o documento`,
+    );
   }
   const blockLines = lines.slice(header + 1, end);
   const repeated = blockLines.findIndex(isHeaderLine);
   if (repeated !== -1) {
-    return legacy(content, {
-      code: "meta_block_malformed",
-      detail: `cabeçalho de metadados repetido (linha ${header + 2 + repeated}) antes do marcador de fim`,
-    });
+    return legacy(
+      "meta_block_malformed",
+      `cabeçalho de metadados repetido (linha ${header + 2 + repeated}) antes do marcador de fim`,
+    );
   }
 
   const parsed = parseBlock(blockLines, header + 2);
-  if (!parsed.ok) {
-    return legacy(content, { code: "meta_block_parse_error", detail: parsed.detail });
-  }
+  if (!parsed.ok) return legacy("meta_block_parse_error", parsed.detail);
   const rest = lines.slice(end + 1).join("\n");
   const body = rest.trim() === "" ? "" : rest.replace(/^(?:[^\S\n]*\n)+/, "");
   return { meta: parsed.meta, metaText: blockLines.join("\n").trim(), body };
