@@ -61,7 +61,7 @@
 import { type BibleReference, type Versification, formatReference, formatReferences } from "../bible/references.js";
 import type { ShownVerses } from "./passages.js";
 import { type ScannedReference, scanPrefixLength, scanReferences } from "./reference-scan.js";
-import { isHws, isNewline } from "./text-chars.js";
+import { BULLETS, isHws, isNewline, LEADING_PUNCTUATION, prefixSet, SENTENCE_END, SEPARATORS, TERMINALS, trimEndHws } from "./text-chars.js";
 import type { StreamCitationCheck } from "./stream-check.js";
 
 /** What decides whether a span was shown (a `ShownVerses`, or a test double). */
@@ -100,15 +100,7 @@ const BRACKETS: ReadonlyMap<string, string> = new Map([
   ["[", "]"],
 ]);
 const MARKERS: ReadonlySet<string> = new Set(["*", "_", "~", "`"]);
-const SEPARATORS: ReadonlySet<string> = new Set([",", ";", ":"]);
-/** List bullets that a removed list item takes with it ("-" and "*" count as dash and marker too). */
-const BULLETS: ReadonlySet<string> = new Set(["-", "*", "•", "+"]);
 const DASHES: ReadonlySet<string> = new Set(["-", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"]);
-/** What may follow a hole for rule 2 (besides a line break and the end of the text). */
-const TERMINALS: ReadonlySet<string> = new Set([")", "]", "}", ".", ",", ";", ":", "!", "?", "…"]);
-/** Punctuation that rule 3 drops right after a hole at the start of a line or bracket. */
-const LEADING_PUNCTUATION: ReadonlySet<string> = new Set([",", ";", ":", ".", "!", "?", "…"]);
-const SENTENCE_END: ReadonlySet<string> = new Set([".", "!", "?", "…"]);
 
 /** Words that may stand between an opening bracket and the reference: "(cf. Rm 3:99)". */
 const LEAD_INS: ReadonlySet<string> = new Set([
@@ -130,13 +122,7 @@ const POINTERS: ReadonlySet<string> = new Set(["veja", "vejam", "ver", "leia", "
 const RIGHT_CONNECTORS: ReadonlySet<string> = new Set(["e", "ou"]);
 
 /** Every prefix of a word of LEAD_INS, CONNECTORS or POINTERS: a word being typed that may become one. */
-const WORD_PREFIXES: ReadonlySet<string> = (() => {
-  const out = new Set<string>();
-  for (const word of [...LEAD_INS, ...CONNECTORS, ...POINTERS]) {
-    for (let i = 1; i <= word.length; i++) out.add(word.slice(0, i));
-  }
-  return out;
-})();
+const WORD_PREFIXES = prefixSet([...LEAD_INS, ...CONNECTORS, ...POINTERS]);
 
 /** Start of the word (letters, optionally a final period) ending at k, or k when there is none. */
 function wordStartBefore(o: string, k: number, lo: number): number {
@@ -147,11 +133,6 @@ function wordStartBefore(o: string, k: number, lo: number): number {
   if (s === w) return k;
   if (s > 0 && isDigit(o[s - 1])) return k; // "3em" is not the word "em"
   return s;
-}
-
-function trimEndHws(o: string, k: number, lo: number): number {
-  while (k > lo && isHws(o[k - 1])) k--;
-  return k;
 }
 
 /**
@@ -270,9 +251,9 @@ class Rewriter {
   private outAtStart = true;
   /** A removed reference waits for its cleanup. */
   private hole = false;
-  readonly citations: string[] = [];
+  /** Canonical references of the kept spans, in order of first appearance. */
+  readonly citations = new Set<string>();
   readonly removed: string[] = [];
-  private readonly cited = new Set<string>();
   /** The last span of the last reference, and whether that reference was removed (for a bare "versículo N"). */
   private last: { ref: BibleReference; removed: boolean } | undefined;
   /** An emphasis marker left open by a removed reference, to drop right after it ("João **3:99**"). */
@@ -317,9 +298,9 @@ class Rewriter {
 
   /** Text that can be handed out now (everything when `final`). */
   release(final: boolean): string {
-    const upTo = final ? this.out.length : affectableStart(this.out, this.released);
-    const text = upTo > this.released ? this.out.slice(this.released, upTo) : "";
-    if (upTo > this.released) this.released = upTo;
+    const upTo = Math.max(this.released, final ? this.out.length : affectableStart(this.out, this.released));
+    const text = this.out.slice(this.released, upTo);
+    this.released = upTo;
     if (this.released > 4 * OUTPUT_CONTEXT) {
       const cut = this.released - OUTPUT_CONTEXT;
       this.out = this.out.slice(cut);
@@ -327,13 +308,6 @@ class Rewriter {
       this.outAtStart = false;
     }
     return text;
-  }
-
-  private cite(ref: BibleReference): void {
-    const canonical = formatReference(ref);
-    if (this.cited.has(canonical)) return;
-    this.cited.add(canonical);
-    this.citations.push(canonical);
   }
 
   private reference(match: ScannedReference): void {
@@ -357,9 +331,9 @@ class Rewriter {
     const dropped: BibleReference[] = [];
     for (const ref of refs) (this.shown.covers(ref, this.versification) ? kept : dropped).push(ref);
     if (!match.bare) this.last = { ref: refs[refs.length - 1] as BibleReference, removed: kept.length === 0 };
+    for (const ref of kept) this.citations.add(formatReference(ref));
     if (dropped.length === 0) {
       this.out += match.text;
-      for (const ref of kept) this.cite(ref);
       return;
     }
     this.balanceMarkers(match.text);
@@ -368,8 +342,7 @@ class Rewriter {
       this.hole = true;
     } else {
       this.out += formatReferences(kept);
-      for (const ref of kept) this.cite(ref);
-      for (const ref of dropped) this.removed.push(formatReference(ref));
+      this.removed.push(...dropped.map((ref) => formatReference(ref)));
     }
   }
 
@@ -498,9 +471,8 @@ class Rewriter {
         }
         const after = charAt(r);
         if (after === undefined) return undefined;
-        const before = k > 0 ? o[k - 1] : undefined;
+        const before = o[k - 1];
         const space =
-          k > 0 &&
           before !== undefined &&
           !BRACKETS.has(before) &&
           !MARKERS.has(before) &&
@@ -512,16 +484,10 @@ class Rewriter {
         return r;
       }
 
-      if (DASHES.has(rc) && k === lt && k > 0 && DASHES.has(o[k - 1] as string) && isHws(o[k - 2])) {
-        // "Em resumo — Rm 3:99 — Deus ama": one dash is enough
-        const r = skipSpaces(q + 1);
-        if (r === undefined) return undefined;
-        this.out = o.slice(0, k) + " ";
-        return r;
-      }
-
-      if (listSeparator && pointerAt(o, k, lo)) {
-        // "Veja Rm 3:99, Jo 3:16": the verb now points at the next item
+      // "Em resumo — Rm 3:99 — Deus ama": one dash is enough
+      const doubleDash = DASHES.has(rc) && k === lt && k > 0 && DASHES.has(o[k - 1] as string) && isHws(o[k - 2]);
+      // "Veja Rm 3:99, Jo 3:16": the verb now points at the next item
+      if (doubleDash || (listSeparator && pointerAt(o, k, lo))) {
         const r = skipSpaces(q + 1);
         if (r === undefined) return undefined;
         this.out = o.slice(0, k) + " ";

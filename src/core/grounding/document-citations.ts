@@ -61,7 +61,7 @@
  * still drop. Each push costs O(delta + held).
  */
 import type { DocumentPassage } from "./document-passages.js";
-import { isHws, isNewline } from "./text-chars.js";
+import { BULLETS, isHws, isNewline, LEADING_PUNCTUATION, SENTENCE_END, SEPARATORS, TERMINALS, trimEndHws } from "./text-chars.js";
 import type { StreamCitationCheck } from "./stream-check.js";
 
 export interface DocumentCitationCheck {
@@ -97,16 +97,10 @@ function isRunChar(c: string | undefined): boolean {
   return c === "." || c === "/" || c === ":" || isIdChar(c);
 }
 
-/** What may follow a removal for the "before punctuation" rule (besides a line break and the end). */
-const TERMINALS: ReadonlySet<string> = new Set([".", ",", ";", ":", "!", "?", "…", ")", "]", "}"]);
-const SEPARATORS: ReadonlySet<string> = new Set([",", ";", ":"]);
-/** Punctuation dropped right after a removal at the start of the text, a line, a bracket or a sentence. */
-const LEADING_DROPPED: ReadonlySet<string> = new Set([",", ";", ":", ".", "!", "?", "…"]);
-const SENTENCE_END: ReadonlySet<string> = new Set([".", "!", "?", "…"]);
+// The punctuation classes (TERMINALS, SEPARATORS, LEADING_PUNCTUATION, SENTENCE_END, BULLETS) are
+// shared with the Bible checker (./text-chars.ts): both clean up around a removal by the same rules.
 /** Output characters that the cleanup of a later removal may still drop (never released early). */
 const AFFECTABLE: ReadonlySet<string> = new Set(["(", "[", "*", ",", ";", ":", "-", "•", "+"]);
-/** List bullets that go with a line emptied by a removal. */
-const BULLETS: ReadonlySet<string> = new Set(["-", "*", "•", "+"]);
 
 function isAffectable(c: string): boolean {
   return isHws(c) || AFFECTABLE.has(c);
@@ -152,12 +146,20 @@ const PAGE_PREFIX = /^(?:pp?\.?|p[áa](?:g(?:s|i(?:n(?:as?)?)?)?)?\.?)(?:[ \t]*\
 /** After a PAGE: what may still extend it into a range. */
 const PAGE_GROWS = /^[ \t]*(?:[-–][ \t]*\d*)?$/;
 
-/** The numbers of a range `first`–`last` (just `first` without `last`); a long or reversed one stands for its two ends. */
-function expandRange(first: number, last = first): number[] {
-  if (last < first || last - first > RANGE_MAX_SPAN) return [first, last];
-  const out: number[] = [];
-  for (let n = first; n <= last; n++) out.push(n);
-  return out;
+/**
+ * The numbers of a range written `first`–`last` (just `first` without `last`); a long or reversed
+ * one stands for its two ends.
+ */
+function expandRange(first: string, last = first): number[] {
+  const [a, b] = [Number(first), Number(last)];
+  if (b < a || b - a > RANGE_MAX_SPAN) return [a, b];
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}
+
+/** The passage covers page `page`. */
+function onPage(passage: DocumentPassage, page: number): boolean {
+  const first = passage.page;
+  return first !== undefined && first <= page && page <= Math.max(first, passage.pageEnd ?? first);
 }
 
 function normaliseId(id: string): string {
@@ -196,6 +198,13 @@ interface Construct {
 /** `need`: the text so far does not decide (more is needed); `none`: plain text. */
 type Parse = "need" | "none" | Construct;
 
+/** A construct kept as `written` when shown, else removed. */
+function verbatim(end: number, written: string, shown: boolean, cited: DocumentPassage[] = []): Construct {
+  return shown
+    ? { end, replacement: written, removed: [], cited }
+    : { end, replacement: undefined, removed: [written], cited: [] };
+}
+
 interface Token {
   /** End of the token (trailing ".", ":", "/" excluded). */
   end: number;
@@ -207,15 +216,10 @@ interface Token {
 class Grammar {
   private readonly byNumber = new Map<number, DocumentPassage>();
   private readonly ids: Array<{ id: string; passage: DocumentPassage }>;
-  /** Page ranges of the shown passages. */
-  private readonly pagesShown: Array<readonly [number, number]> = [];
 
-  constructor(passages: readonly DocumentPassage[]) {
+  constructor(private readonly passages: readonly DocumentPassage[]) {
     for (const passage of passages) if (!this.byNumber.has(passage.number)) this.byNumber.set(passage.number, passage);
     this.ids = passages.map((passage) => ({ id: normaliseId(passage.sourceId), passage }));
-    for (const passage of passages) {
-      if (passage.page !== undefined) this.pagesShown.push([passage.page, Math.max(passage.page, passage.pageEnd ?? passage.page)]);
-    }
   }
 
   /** The construct starting at `p` (a `[`, a `(` or the start of a run), or undefined for none there. */
@@ -230,9 +234,7 @@ class Grammar {
     if (isIdChar(c) && !isRunChar(prev)) {
       const token = this.token(buf, p, final);
       if (token === "need" || token === "none") return token;
-      return token.sources.length > 0
-        ? { end: token.end, replacement: token.text, removed: [], cited: [] }
-        : { end: token.end, replacement: undefined, removed: [token.text], cited: [] };
+      return verbatim(token.end, token.text, token.sources.length > 0);
     }
     return undefined;
   }
@@ -253,7 +255,7 @@ class Grammar {
   private resolveMarker(written: string, content: string, end: number): Construct {
     const numbers: number[] = [];
     for (const m of content.matchAll(MARKER_NUMBER)) {
-      numbers.push(...expandRange(Number(m[1]), m[2] === undefined ? undefined : Number(m[2])));
+      numbers.push(...expandRange(m[1] as string, m[2]));
     }
     const kept: DocumentPassage[] = [];
     const dropped: number[] = [];
@@ -262,7 +264,7 @@ class Grammar {
       if (passage) kept.push(passage);
       else dropped.push(n);
     }
-    if (kept.length === 0) return { end, replacement: undefined, removed: [written], cited: [] };
+    if (kept.length === 0) return verbatim(end, written, false);
     const citations = [...new Set(kept.map((passage) => passage.citation))];
     return { end, replacement: `[${citations.join("; ")}]`, removed: dropped.map((n) => `[${n}]`), cited: kept };
   }
@@ -294,11 +296,8 @@ class Grammar {
     if (!m) return !final && PAGE_PREFIX.test(buf.slice(p)) ? "need" : undefined;
     const end = p + m[0].length;
     if (!final && PAGE_GROWS.test(buf.slice(end))) return "need";
-    const pages = expandRange(Number(m[1]), m[2] === undefined ? undefined : Number(m[2]));
-    const shown = pages.every((page) => this.pagesShown.some(([a, b]) => a <= page && page <= b));
-    return shown
-      ? { end, replacement: m[0], removed: [], cited: [] }
-      : { end, replacement: undefined, removed: [m[0]], cited: [] };
+    const pages = expandRange(m[1] as string, m[2]);
+    return verbatim(end, m[0], pages.every((page) => this.passages.some((passage) => onPage(passage, page))));
   }
 
   /** A parenthetical citation: `(` token [`, trecho N` | `, p. N` | `, pp. N–M`] `)`. */
@@ -316,7 +315,6 @@ class Grammar {
       return open && GROUP_TAIL_PREFIX.test(tail) ? "need" : "none";
     }
     const end = token.end + m[0].length;
-    const written = buf.slice(p, end);
     let cited: DocumentPassage[] = [];
     let shown = token.sources.length > 0;
     if (shown && m[1] !== undefined) {
@@ -324,15 +322,11 @@ class Grammar {
       cited = token.sources.filter((passage) => passage.chunk === chunk);
       shown = cited.length > 0;
     } else if (shown && m[2] !== undefined) {
-      const pages = expandRange(Number(m[2]), m[3] === undefined ? undefined : Number(m[3]));
-      const covering = (page: number) =>
-        token.sources.filter((s) => s.page !== undefined && s.page <= page && page <= Math.max(s.page, s.pageEnd ?? s.page));
-      shown = pages.every((page) => covering(page).length > 0);
-      cited = shown ? token.sources.filter((s) => pages.some((page) => covering(page).includes(s))) : [];
+      const pages = expandRange(m[2], m[3]);
+      shown = pages.every((page) => token.sources.some((s) => onPage(s, page)));
+      cited = shown ? token.sources.filter((s) => pages.some((page) => onPage(s, page))) : [];
     }
-    return shown
-      ? { end, replacement: written, removed: [], cited }
-      : { end, replacement: undefined, removed: [written], cited: [] };
+    return verbatim(end, buf.slice(p, end), shown, cited);
   }
 }
 
@@ -358,8 +352,8 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
   /** After a removal, until the cleanup is decided: whether there was a space around it. */
   private hole: { space: boolean } | undefined;
   private finished = false;
-  private readonly citedList: DocumentPassage[] = [];
-  private readonly citedNumbers = new Set<number>();
+  /** Passages cited so far, by number, in order of first citation. */
+  private readonly citedByNumber = new Map<number, DocumentPassage>();
   private readonly removedList: string[] = [];
 
   constructor(passages: readonly DocumentPassage[]) {
@@ -385,12 +379,12 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
 
   /** Passages cited so far, unique, in order of first citation. */
   get cited(): DocumentPassage[] {
-    return [...this.citedList];
+    return [...this.citedByNumber.values()];
   }
 
   /** Their human citations, as the answer shows them (see `StreamCitationCheck.citations`). */
   get citations(): string[] {
-    return this.citedList.map((passage) => passage.citation);
+    return this.cited.map((passage) => passage.citation);
   }
 
   /** Citations removed so far (see `DocumentCitationCheck.removed`). */
@@ -450,9 +444,7 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
       }
       this.removedList.push(...parse.removed);
       for (const passage of parse.cited) {
-        if (this.citedNumbers.has(passage.number)) continue;
-        this.citedNumbers.add(passage.number);
-        this.citedList.push(passage);
+        if (!this.citedByNumber.has(passage.number)) this.citedByNumber.set(passage.number, passage);
       }
       if (parse.replacement !== undefined) {
         this.out += parse.replacement;
@@ -470,7 +462,7 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
    */
   private junction(c: string | undefined): number {
     const hole = this.hole as { space: boolean };
-    const last = this.out.length > 0 ? (this.out[this.out.length - 1] as string) : this.lastReleased;
+    const last = this.out.at(-1) ?? this.lastReleased;
     const atStart = last === "" || isNewline(last);
     const afterOpen = last === "(" || last === "[";
     if (
@@ -481,7 +473,7 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
       if (this.trimOutput()) hole.space = true;
       return 1;
     }
-    if (c !== undefined && LEADING_DROPPED.has(c) && (atStart || afterOpen || SENTENCE_END.has(last))) return 1;
+    if (c !== undefined && LEADING_PUNCTUATION.has(c) && (atStart || afterOpen || SENTENCE_END.has(last))) return 1;
     if (c === undefined || isNewline(c)) {
       const k = this.emptiedLineStart();
       if (k !== undefined) {
@@ -508,18 +500,16 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
    * `out` where that line starts; else undefined. (Its start is in `out`, or `out` starts a line.)
    */
   private emptiedLineStart(): number | undefined {
-    let k = this.out.length;
-    while (k > 0 && isHws(this.out[k - 1])) k--;
+    let k = trimEndHws(this.out, this.out.length);
     if (k > 0 && BULLETS.has(this.out[k - 1] as string)) k--;
-    while (k > 0 && isHws(this.out[k - 1])) k--;
+    k = trimEndHws(this.out, k);
     if (k > 0) return isNewline(this.out[k - 1]) ? k : undefined;
     return this.lastReleased === "" || isNewline(this.lastReleased) ? 0 : undefined;
   }
 
   /** Drops the trailing blanks of the unreleased output; true when there were some. */
   private trimOutput(): boolean {
-    let k = this.out.length;
-    while (k > 0 && isHws(this.out[k - 1])) k--;
+    const k = trimEndHws(this.out, this.out.length);
     if (k === this.out.length) return false;
     this.out = this.out.slice(0, k);
     return true;

@@ -28,6 +28,7 @@ import { foldText } from "../bible/books.js";
 import { readBibleUrl, URL_PATTERN } from "./bible-urls.js";
 import { ENGLISH_BOOK_NAMES, OUTSIDE_CANON_NAMES, OUTSIDE_CANON_NUMBERED_ONLY } from "./extra-book-names.js";
 import { MappedText } from "./mapped-text.js";
+import { prefixSet } from "./text-chars.js";
 
 export interface Shadow {
   mapped: MappedText;
@@ -48,13 +49,10 @@ const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x034f, 0x034f], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f], [0x3164, 0x3164],
   [0xfe00, 0xfe0f], [0xffa0, 0xffa0], [0xe0100, 0xe01ef],
 ];
-const INVISIBLE = {
-  test(c: string): boolean {
-    if (FORMAT.test(c)) return true;
-    const cp = c.codePointAt(0) as number;
-    return INVISIBLE_RANGES.some(([a, b]) => cp >= a && cp <= b);
-  },
-};
+function isInvisible(c: string): boolean {
+  const cp = c.codePointAt(0) as number;
+  return FORMAT.test(c) || INVISIBLE_RANGES.some(([a, b]) => cp >= a && cp <= b);
+}
 const MARK = /^\p{M}$/u;
 const MARKS = /\p{M}/gu;
 const DECIMAL = /^\p{Nd}$/u;
@@ -81,14 +79,13 @@ const KEEP = new Set(["ª", "º", "°"]);
 const COLONS = new Set(["\u2236", "\ua789", "\u02f8", "\u05c3", "\u0589", "\u02d0", "\u1365", "\u16ec", "\ufe13", "\ufe55", "\uff1a"]);
 
 /** Cyrillic and Greek letters that look like Latin ones. */
-const LOOK_ALIKES: ReadonlyMap<string, string> = (() => {
-  const pairs = [
+const LOOK_ALIKES: ReadonlyMap<string, string> = new Map(
+  [
     "АA", "ВB", "ЕE", "КK", "МM", "НH", "ОO", "РP", "СC", "ТT", "ХX", "ІI", "ЈJ", "ЅS", "аa", "еe", "оo", "рp",
     "сc", "уy", "хx", "іi", "јj", "ѕs", "ԁd", "һh", "ӏl", "ΑA", "ΒB", "ΕE", "ΖZ", "ΗH", "ΙI", "ΚK", "ΜM", "ΝN",
     "ΟO", "ΡP", "ΤT", "ΥY", "ΧX", "οo", "αa", "ιi", "νv", "κk", "ρp", "τt", "υu",
-  ];
-  return new Map(pairs.map((p) => [p[0] as string, p[1] as string]));
-})();
+  ].map((p): [string, string] => [p[0] as string, p[1] as string]),
+);
 
 function asciiDigit(c: string): string {
   const cp = c.codePointAt(0) as number;
@@ -104,7 +101,7 @@ function normaliseCluster(cluster: string): string {
   s = s.normalize("NFKC");
   let out = "";
   for (const c of s) {
-    if (MARK.test(c) || INVISIBLE.test(c)) continue;
+    if (MARK.test(c) || isInvisible(c)) continue;
     if (COLONS.has(c)) out += ":";
     else if (c >= "0" && c <= "9") out += c;
     else if (DECIMAL.test(c)) out += asciiDigit(c);
@@ -161,7 +158,7 @@ function perCharacter(text: string, outside: Array<readonly [number, number]>): 
     while (j < n) {
       const next = text.codePointAt(j) as number;
       const ch = String.fromCodePoint(next);
-      if (!MARK.test(ch) && !INVISIBLE.test(ch)) break;
+      if (!MARK.test(ch) && !isInvisible(ch)) break;
       j += next > 0xffff ? 2 : 1;
     }
     const cluster = text.slice(i, j);
@@ -233,11 +230,7 @@ export function numberWordsValue(words: readonly string[]): { value: number; use
   return used > 0 ? { value: total, used } : undefined;
 }
 
-function isNumberWordPrefix(w: string): boolean {
-  if (w === "") return true;
-  for (const word of NUMBER_WORDS.keys()) if (word.startsWith(w)) return true;
-  return false;
-}
+const NUMBER_WORD_PREFIXES = prefixSet(NUMBER_WORDS.keys());
 
 /** The start of a word, or of a name glued to its ordinal ("1John"). */
 const WORD_START = "(?:(?<![\\p{L}\\p{N}])|(?<=(?<![\\p{L}\\p{N}])[1-3]))";
@@ -268,15 +261,11 @@ const OUTSIDE_AT_END = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${ORDINAL})?(?:${alternation(OUTSIDE_CANON_NAMES)})(?=\\.?[\\t ]*$)`,
   "iu",
 );
-const NAME_PREFIXES: ReadonlySet<string> = (() => {
-  const out = new Set<string>();
-  const english = [...ENGLISH_BOOK_NAMES.keys()];
-  const ordinals = ["first", "second", "third"].flatMap((o) => english.map((name) => `${o} ${name}`));
-  for (const name of [...english, ...ordinals, ...OUTSIDE_CANON_NAMES]) {
-    for (let i = 1; i <= name.length; i++) out.add(name.slice(0, i));
-  }
-  return out;
-})();
+const NAME_PREFIXES = prefixSet([
+  ...ENGLISH_BOOK_NAMES.keys(),
+  ...["first", "second", "third"].flatMap((o) => [...ENGLISH_BOOK_NAMES.keys()].map((name) => `${o} ${name}`)),
+  ...OUTSIDE_CANON_NAMES,
+]);
 
 /**
  * A word (or a few) being written at the end that may become an English name or a book outside
@@ -332,15 +321,15 @@ export function buildShadow(text: string, partial = false): Shadow {
   // streaming: "Jo 0" may become "Jo 03:16"
   if (partial) t = t.replace(TRAILING_ZEROS, () => "1");
   t = replaceFolded(t, ENGLISH_ORDINAL, (m) => ORDINAL_WORDS[m.slice(0, 2)]);
-  t = replaceFolded(t, ENGLISH, (m, start) =>
-    capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
-  );
+  const englishName = (m: string, start: number): string =>
+    capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string);
+  t = replaceFolded(t, ENGLISH, englishName);
   const numbers = NUMBER_KEYWORD_PRESENT.test(t.text);
   if (partial && numbers) {
     // streaming: number words still being written ("versículo cento e setenta e oi") hold as a number
     t = replaceFolded(t, PARTIAL_NUMBER_WORD, (m) => {
       const last = /\p{L}*$/u.exec(m)?.[0] ?? "";
-      return isNumberWordPrefix(last) ? "1" : undefined;
+      return last === "" || NUMBER_WORD_PREFIXES.has(last) ? "1" : undefined;
     });
   }
   if (numbers) t = replaceFolded(t, NUMBER_WORDS_AFTER_KEYWORD, (m, start) => {
@@ -352,11 +341,7 @@ export function buildShadow(text: string, partial = false): Shadow {
     const rest = last.index + last[0].length;
     return String(v.value) + t.text.slice(start + rest, start + m.length);
   });
-  if (partial) {
-    t = replaceFolded(t, ENGLISH_AT_END, (m, start) =>
-      capitalised(t.text.slice(start), ENGLISH_BOOK_NAMES.get(m.replace(/[\t ]+/g, " ")) as string),
-    );
-  }
+  if (partial) t = replaceFolded(t, ENGLISH_AT_END, englishName);
   t = t.replace(LETTER_DIGIT, () => " ");
   t = t.replace(GLUED_ROMAN, (m) => `${m[0]} `);
   if (partial) t = t.replace(GLUED_ROMAN_AT_END, (m) => `${m[0]} `);
