@@ -140,14 +140,13 @@ function trieToRegex(node: TrieNode): string {
   return node.terminal ? `(?:${body})?` : body;
 }
 
-const ALIAS_SOURCE = (() => {
-  const root = newNode();
-  for (const stem of BOOK_STEMS) {
-    if (!/^[a-z]+(?: [a-z]+)*$/.test(stem)) throw new Error(`references.ts: unexpected stem "${stem}"`);
-    trieInsert(root, stem);
-  }
-  return trieToRegex(root);
-})();
+/** Trie of the folded stems: the source of the header regex, and the parser's hand-written look-ahead. */
+const STEM_TRIE = newNode();
+for (const stem of BOOK_STEMS) {
+  if (!/^[a-z]+(?: [a-z]+)*$/.test(stem)) throw new Error(`references.ts: unexpected stem "${stem}"`);
+  trieInsert(STEM_TRIE, stem);
+}
+const ALIAS_SOURCE = trieToRegex(STEM_TRIE);
 
 /** Ordinal prefix (folded): group 1 a digit form, group 2 a roman numeral or a word. */
 const PREFIX_SOURCE = `(?:([1-3](?:[ªºao]|\\.[ªº])?)${H}*|(iii|ii|i|primeir[ao]|segund[ao]|terceir[ao])${H}+)`;
@@ -161,23 +160,14 @@ const HEADER_GLOBAL = new RegExp(HEADER_SOURCE, "gdu");
 const HEADER_STICKY = new RegExp(HEADER_SOURCE, "ydu");
 /** A book name without the chapter look-ahead (to classify parse failures). */
 const BOOK_ONLY_STICKY = new RegExp(`(?:${PREFIX_SOURCE})?(${ALIAS_SOURCE})(?!\\p{L})`, "ydu");
-/** Trie of the folded stems of the header regex, for the parser's hand-written look-ahead. */
-const STEM_TRIE = (() => {
-  const root = newNode();
-  for (const stem of BOOK_STEMS) trieInsert(root, stem);
-  return root;
-})();
 
 /** Trie of every full header spelling (ordinal + stem), folded, for streaming prefixes. */
-const HEADER_TRIE = (() => {
-  const root = newNode();
-  for (const book of BOOKS) {
-    for (const { text, abbreviation } of bookSpellings(book)) {
-      trieInsert(root, foldText(text).replace(/\s+/g, " "), abbreviation);
-    }
+const HEADER_TRIE = newNode();
+for (const book of BOOKS) {
+  for (const { text, abbreviation } of bookSpellings(book)) {
+    trieInsert(HEADER_TRIE, foldText(text).replace(/\s+/g, " "), abbreviation);
   }
-  return root;
-})();
+}
 
 const LETTER = /\p{L}/u;
 
@@ -240,18 +230,15 @@ class TailParser {
   hitEnd = false;
   /** Furthest index examined: the result depends on nothing after it. */
   maxRead = -1;
-  private readonly len: number;
 
   constructor(
     private readonly folded: string,
     private readonly book: BookInfo,
-  ) {
-    this.len = folded.length;
-  }
+  ) {}
 
   private ch(i: number): string {
     if (i > this.maxRead) this.maxRead = i;
-    if (i >= this.len) {
+    if (i >= this.folded.length) {
       this.hitEnd = true;
       return "";
     }
@@ -339,31 +326,37 @@ class TailParser {
     }
   }
 
-  /** "capítulo(s)"/"cap." + space before a digit: position of the digit, or -1. */
-  private chapterKeyword(i: number): number {
-    for (const w of CHAPTER_WORDS) {
+  /**
+   * One of `words` (then a period if `takesPeriod` allows it) + space before a digit at i:
+   * position of the digit, or -1.
+   */
+  private keyword(i: number, words: readonly string[], takesPeriod: (w: string) => boolean): number {
+    for (const w of words) {
       let r = this.lit(i, w);
       if (r < 0 || isLetter(this.ch(r))) continue;
-      if (w === "cap" && this.ch(r) === ".") r++;
+      if (takesPeriod(w) && this.ch(r) === ".") r++;
       r = this.skipH(r);
       if (isDigit(this.ch(r))) return r;
     }
     return -1;
   }
 
+  /** "capítulo(s)"/"cap." + space before a digit: position of the digit, or -1. */
+  private chapterKeyword(i: number): number {
+    return this.keyword(i, CHAPTER_WORDS, (w) => w === "cap");
+  }
+
   /** "[,] versículo(s)/vers./vv./v." + space before a digit: position of the digit, or -1. */
   private verseKeyword(i: number): number {
-    let q = i;
-    if (this.ch(q) === ",") q++;
-    q = this.skipH(q);
-    for (const w of VERSE_WORDS) {
-      let r = this.lit(q, w);
-      if (r < 0 || isLetter(this.ch(r))) continue;
-      if (this.ch(r) === ".") r++;
-      r = this.skipH(r);
-      if (isDigit(this.ch(r))) return r;
-    }
-    return -1;
+    return this.keyword(this.skipH(this.ch(i) === "," ? i + 1 : i), VERSE_WORDS, () => true);
+  }
+
+  /** A verse number at i with its a/b/c/ss suffix, and the position after it. */
+  private verseAt(i: number): { verse: Num; end: number } | undefined {
+    const v = this.num(i);
+    if (!v || v === INVALID) return undefined;
+    const end = this.verseEnd(v.end);
+    return end < 0 ? undefined : { verse: v, end };
   }
 
   /**
@@ -387,13 +380,8 @@ class TailParser {
     }
     if (keywords) {
       const q = this.verseKeyword(i);
-      if (q >= 0) {
-        const v = this.num(q);
-        if (v && v !== INVALID) {
-          const end = this.verseEnd(v.end);
-          if (end >= 0) return { sep: "kw", verse: v, end };
-        }
-      }
+      const v = q >= 0 ? this.verseAt(q) : undefined;
+      if (v) return { sep: "kw", ...v };
     }
     return undefined;
   }
@@ -411,10 +399,8 @@ class TailParser {
     const sepChar = sep === ":" || sep === "." || sep === "," ? sep : sep === "none" ? ":" : undefined;
     const crossAt = (n: Num): { chapterEnd: number; verseEnd: number; end: number } | undefined => {
       if (sepChar === undefined || this.ch(n.end) !== sepChar) return undefined;
-      const v = this.num(n.end + 1);
-      if (!v || v === INVALID) return undefined;
-      const end = this.verseEnd(v.end);
-      return end < 0 ? undefined : { chapterEnd: n.value, verseEnd: v.value, end };
+      const v = this.verseAt(n.end + 1);
+      return v && { chapterEnd: n.value, verseEnd: v.verse.value, end: v.end };
     };
     // unspaced dash: verse range or cross-chapter
     if (DASHES.has(this.ch(i))) {
@@ -433,8 +419,7 @@ class TailParser {
     // spaced dash: only before a full chapter:verse
     if (DASHES.has(this.ch(q))) {
       const n = this.num(this.skipH(q + 1));
-      if (n && n !== INVALID) return crossAt(n);
-      return undefined;
+      return n && n !== INVALID ? crossAt(n) : undefined;
     }
     // word range: "a 18", "até 18", "ao 18"
     const r = this.word(q, RANGE_WORDS);
@@ -458,10 +443,8 @@ class TailParser {
     const cross = (n: Num): { chapterEnd: number; verseEnd: number; sep: Sep; end: number } | undefined => {
       const c = this.ch(n.end);
       if (c !== ":" && c !== ".") return undefined;
-      const v = this.num(n.end + 1);
-      if (!v || v === INVALID) return undefined;
-      const end = this.verseEnd(v.end);
-      return end < 0 ? undefined : { chapterEnd: n.value, verseEnd: v.value, sep: c, end };
+      const v = this.verseAt(n.end + 1);
+      return v && { chapterEnd: n.value, verseEnd: v.verse.value, sep: c, end: v.end };
     };
     if (DASHES.has(this.ch(i))) {
       const n = this.num(i + 1);
@@ -492,16 +475,12 @@ class TailParser {
   /** A verse (list item) in `chapter` at i, with an optional range. */
   private verseItem(chapter: number, v: Num, afterVerse: number, sep: Sep, keywords: boolean): Item {
     const range = this.verseRange(chapter, afterVerse, sep, keywords);
-    const code = this.book.code;
-    if (range) {
-      return {
-        ref: makeRef(code, chapter, v.value, range.chapterEnd, range.verseEnd),
-        sep,
-        end: range.end,
-        verseDigits: v.digits,
-      };
-    }
-    return { ref: makeRef(code, chapter, v.value, chapter, v.value), sep, end: afterVerse, verseDigits: v.digits };
+    return {
+      ref: makeRef(this.book.code, chapter, v.value, range?.chapterEnd ?? chapter, range?.verseEnd ?? v.value),
+      sep,
+      end: range?.end ?? afterVerse,
+      verseDigits: v.digits,
+    };
   }
 
   /**
@@ -535,20 +514,13 @@ class TailParser {
       return item;
     }
     if (!this.plainEndOk(c.end)) return undefined;
+    // a range into a verse of another chapter starts at verse 1 ("Gn 1-2:3")
     const range = this.chapterRange(c.end, keywords);
-    if (range) {
-      const vs = range.verseEnd === undefined ? undefined : 1;
-      return {
-        ref: makeRef(code, c.value, vs, range.chapterEnd, range.verseEnd),
-        sep: range.sep ?? (keywords ? "kw" : "none"),
-        end: range.end,
-        verseDigits: 0,
-      };
-    }
+    const vs = range?.verseEnd === undefined ? undefined : 1;
     return {
-      ref: makeRef(code, c.value, undefined, c.value, undefined),
-      sep: keywords ? "kw" : "none",
-      end: c.end,
+      ref: makeRef(code, c.value, vs, range?.chapterEnd ?? c.value, range?.verseEnd),
+      sep: range?.sep ?? (keywords ? "kw" : "none"),
+      end: range?.end ?? c.end,
       verseDigits: 0,
     };
   }
@@ -652,12 +624,9 @@ function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): 
 
   const period = m[4] === ".";
   const gap = m[5] ?? "";
-  let kind: AliasKind = numbered ? "free" : aliasKind(alias);
-  if (mode === "whole") kind = "free";
-  else {
-    if (!period && gap === "") return { start, open: false, maxRead };
-    if (period && !hit.abbreviation) return { start, open: false, maxRead };
-  }
+  const kind: AliasKind = numbered || mode === "whole" ? "free" : aliasKind(alias);
+  // free text needs a space or an abbreviation period between the name and the number
+  if (mode === "free" && (period ? !hit.abbreviation : gap === "")) return { start, open: false, maxRead };
   // Initial capital; an all-caps abbreviation ("FM 98", "AM 980") is an acronym, not a book.
   const capital =
     isUpper(text[aliasStart] as string) && !(hit.abbreviation && alias.length > 1 && alias === alias.toUpperCase());
@@ -691,25 +660,19 @@ function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): 
  * comment for the rules that keep ordinary words ("os 3 homens", "Na casa") out.
  */
 export function findReferences(text: string): ReferenceMatch[] {
-  const folded = foldText(text);
-  const out: ReferenceMatch[] = [];
-  const re = HEADER_GLOBAL;
-  re.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(folded)) !== null) {
-    const a = attempt(text, folded, m, "free");
-    if (a.match) {
-      out.push(a.match);
-      re.lastIndex = a.match.end;
-    } else {
-      re.lastIndex = m.index + 1;
-    }
-  }
-  return out;
+  return [...freeAttempts(text, foldText(text), 0)].flatMap((a) => (a.match ? [a.match] : []));
 }
 
-function isSpace(c: string | undefined): boolean {
-  return c !== undefined && /\s/.test(c);
+/** Every free-text attempt from `from` on, in order: after a match, the next one starts at its end. */
+function* freeAttempts(text: string, folded: string, from: number): Generator<Attempt> {
+  for (let pos = from; ; ) {
+    HEADER_GLOBAL.lastIndex = pos;
+    const m = HEADER_GLOBAL.exec(folded);
+    if (!m) return;
+    const a = attempt(text, folded, m, "free");
+    yield a;
+    pos = a.match ? a.match.end : m.index + 1;
+  }
 }
 
 /**
@@ -772,12 +735,15 @@ export function findQueryReferences(query: string): ReferenceMatch[] {
 
 /** `parseReference` on the text exactly as written (chapter and verse apart by ":", ".", "," or a keyword). */
 function parseReferenceAsWritten(text: string): ParseResult {
-  let s = 0;
-  let e = text.length;
-  while (s < e && isSpace(text[s])) s++;
-  while (e > s && isSpace(text[e - 1])) e--;
-  if (s === e) return { ok: false, code: "empty", message: "Informe uma referência bíblica." };
-  const shown = text.slice(s, e);
+  const shown = text.trim();
+  if (shown === "") return { ok: false, code: "empty", message: "Informe uma referência bíblica." };
+  const s = text.length - text.trimStart().length;
+  const e = s + shown.length;
+  const malformed = (book: BookInfo): ParseResult => ({
+    ok: false,
+    code: "invalid_syntax",
+    message: `Referência malformada: “${shown}”. Use, por exemplo, “${book.name} 1:1”.`,
+  });
   const folded = foldText(text);
   HEADER_STICKY.lastIndex = s;
   const m = HEADER_STICKY.exec(folded);
@@ -793,13 +759,7 @@ function parseReferenceAsWritten(text: string): ParseResult {
         message: `Referência malformada: “${shown}” (texto inesperado após “${a.match.text}”).`,
       };
     }
-    if (a.hit) {
-      return {
-        ok: false,
-        code: "invalid_syntax",
-        message: `Referência malformada: “${shown}”. Use, por exemplo, “${a.hit.book.name} 1:1”.`,
-      };
-    }
+    if (a.hit) return malformed(a.hit.book);
   }
   BOOK_ONLY_STICKY.lastIndex = s;
   const b = BOOK_ONLY_STICKY.exec(folded);
@@ -815,11 +775,7 @@ function parseReferenceAsWritten(text: string): ParseResult {
           message: `Falta o capítulo: “${shown}” (${book.name}). Exemplo: “${book.name} 1”.`,
         };
       }
-      return {
-        ok: false,
-        code: "invalid_syntax",
-        message: `Referência malformada: “${shown}”. Use, por exemplo, “${book.name} 1:1”.`,
-      };
+      return malformed(book);
     }
   }
   const name = /^[^\d:.,;]*/.exec(shown)?.[0].trim() ?? "";
@@ -884,18 +840,13 @@ export function referencePrefixLength(text: string): number {
   const folded = foldText(sub);
   const from = base === 0 ? 0 : 1;
   let open = n;
-  const attempts: Array<{ start: number; maxRead: number }> = [];
-  const re = HEADER_GLOBAL;
-  re.lastIndex = from;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(folded)) !== null) {
-    const a = attempt(sub, folded, m, "free");
+  const attempts: Attempt[] = [];
+  for (const a of freeAttempts(sub, folded, from)) {
     if (a.open) {
       open = a.start;
       break;
     }
     attempts.push(a);
-    re.lastIndex = a.match ? a.match.end : m.index + 1;
   }
   for (let q = from; q < open; q++) {
     const c = folded[q] as string;

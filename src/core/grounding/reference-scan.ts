@@ -66,12 +66,7 @@ const LINK_PARTIAL = /\[[^[\]\n]{0,200}(?:\](?:\([^()\s]{0,500})?)?$/;
 const URL_PARTIAL = /(?<![\p{L}\p{N}])(?:(?:https?:\/\/|www\.)[^\s<>"'()[\]{}]*|h|ht|htt|https?|https?:\/?|ww?w?)$/iu;
 
 /** A match in shadow coordinates, continuations included. */
-interface ShadowMatch {
-  start: number;
-  end: number;
-  references: BibleReference[];
-  bare?: { verseStart: number; verseEnd: number };
-}
+type ShadowMatch = Omit<ScannedReference, "text">;
 
 function verseSpan(book: string, chapter: number, first: number, last: number): BibleReference {
   return { book, chapterStart: chapter, chapterEnd: chapter, verseStart: first, verseEnd: Math.max(first, last) };
@@ -146,16 +141,13 @@ function shadowMatches(mapped: MappedText, outside: ReadonlyArray<readonly [numb
   const text = mapped.text;
   const folded = mapped.folded(foldText);
   const found = findReferences(text).map((m) => ordinalOrPreposition(text, m));
-  const out: ShadowMatch[] = [];
-  for (let k = 0; k < found.length; k++) {
-    const m = found[k] as ReferenceMatch;
-    const limit = found[k + 1]?.start ?? text.length;
-    let refs = [...m.references];
-    const end = extend(folded, m.start, m.end, refs, limit);
+  const out = found.map((m, k): ShadowMatch => {
+    const refs = [...m.references];
+    const end = extend(folded, m.start, m.end, refs, found[k + 1]?.start ?? text.length);
     const s = mapped.originalStart(m.start);
-    if (outside.some(([a, b]) => s >= a && s < b)) refs = refs.map((r) => ({ ...r, book: OUTSIDE_CANON }));
-    out.push({ start: m.start, end, references: refs });
-  }
+    const outsideCanon = outside.some(([a, b]) => s >= a && s < b);
+    return { start: m.start, end, references: outsideCanon ? refs.map((r) => ({ ...r, book: OUTSIDE_CANON })) : refs };
+  });
   // bare verses between the matches
   const withBare: ShadowMatch[] = [];
   let k = 0;
@@ -238,9 +230,7 @@ export function scanReferences(text: string): ScannedReference[] {
   const matches = found.map((m): ScannedReference => {
     const start = mapped.originalStart(m.start);
     const end = mapped.originalEnd(m.end);
-    const match: ScannedReference = { text: text.slice(start, end), start, end, references: m.references };
-    if (m.bare) match.bare = m.bare;
-    return match;
+    return { text: text.slice(start, end), start, end, references: m.references, ...(m.bare && { bare: m.bare }) };
   });
   return mergeLinks(text, matches);
 }
