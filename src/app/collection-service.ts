@@ -89,9 +89,7 @@ const silent: CollectionLogger = { info: () => undefined, warn: () => undefined,
 
 export class CollectionService {
   private readonly entries = new Map<string, Entry>();
-  private stores: CollectionStores | undefined;
   private poller: Poller | undefined;
-  private readonly host: CollectionSearchHost;
 
   /**
    * @param host where the collections' searches live (default: this thread; the server passes
@@ -100,12 +98,9 @@ export class CollectionService {
   constructor(
     private readonly settings: Settings,
     private readonly logger: CollectionLogger = silent,
-    stores?: CollectionStores,
-    host?: CollectionSearchHost,
-  ) {
-    this.stores = stores;
-    this.host = host ?? localCollectionHost(settings);
-  }
+    private stores?: CollectionStores,
+    private readonly host: CollectionSearchHost = localCollectionHost(settings),
+  ) {}
 
   /**
    * Discovers the collections (local sources, and on a shared store those indexed there) and
@@ -164,12 +159,12 @@ export class CollectionService {
     for (const source of sources.values()) this.entryFor(source.name, source.kind, source);
     await this.adoptIndexed();
     // A local collection whose source is gone keeps being served but cannot be reloaded.
-    const reloadable = [...this.entries.values()].filter((entry) => entry.source !== undefined || this.stores!.shared);
-    const names = reloadable.map((entry) => entry.name).sort();
-    if (name !== undefined && !names.includes(name)) throw new CollectionNotFoundError(name, names);
+    const reloadable = this.names().filter(
+      (collection) => this.entries.get(collection)!.source !== undefined || this.stores!.shared,
+    );
+    if (name !== undefined && !reloadable.includes(name)) throw new CollectionNotFoundError(name, reloadable);
     const summaries: CollectionReloadSummary[] = [];
-    for (const entry of reloadable.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (name !== undefined && entry.name !== name) continue;
+    for (const entry of (name === undefined ? reloadable : [name]).map((collection) => this.entries.get(collection)!)) {
       summaries.push(await this.reloadEntry(entry, onProgress));
     }
     return summaries;
@@ -317,15 +312,8 @@ export class CollectionService {
           };
           const summary = entry.source ? await this.indexEntry(entry, entry.source, progress) : await this.refreshEntry(entry);
           entry.error = null;
-          entry.lastReload = {
-            finishedAt: new Date().toISOString(),
-            ms: summary.ms,
-            added: summary.added,
-            changed: summary.changed,
-            unchanged: summary.unchanged,
-            removed: summary.removed,
-            skipped: summary.skipped,
-          };
+          const { ms, added, changed, unchanged, removed, skipped } = summary;
+          entry.lastReload = { finishedAt: new Date().toISOString(), ms, added, changed, unchanged, removed, skipped };
           this.logger.info("collection reloaded", { collection: entry.name, ms: summary.ms, documents: summary.documents, chunks: summary.chunks });
           return summary;
         } catch (error) {

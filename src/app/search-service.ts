@@ -46,10 +46,6 @@ const STORE_MESSAGES: Record<StoreProblem["code"], string> = {
   store_failed: "O banco compartilhado do índice (ChromaDB) recusou uma operação. Este servidor tenta de novo a cada poucos segundos.",
 };
 
-function startIndexWorker(job: IndexJob): Worker {
-  return startAppWorker("index/index-worker", { workerData: job, stderr: true });
-}
-
 export class ReindexConflictError extends Error {
   readonly code = "reindex_running";
   constructor() {
@@ -115,11 +111,11 @@ export class SearchService {
     return this.worker !== undefined || this.finishing;
   }
 
-  /** Loads whatever the store holds (the lexical index is rebuilt from persisted terms). */
   /**
-   * Rebuilds the engine from the store. Reloads run one after another, and each call is
-   * followed by a load that starts after it (a reload requested while one runs, say at the
-   * end of indexing, is never answered by the older one that missed the newest data).
+   * Rebuilds the engine from whatever the store holds (the lexical index from persisted terms).
+   * Reloads run one after another, and each call is followed by a load that starts after it (a
+   * reload requested while one runs, say at the end of indexing, is never answered by the older
+   * one that missed the newest data).
    */
   async reload(): Promise<void> {
     const next = (this.reloading ?? Promise.resolve()).catch(() => undefined).then(() => this.load());
@@ -208,7 +204,7 @@ export class SearchService {
       store: storeConfig(this.settings),
       lockTtlMs: this.settings.INDEX_LOCK_TTL_MS,
     };
-    const worker = startIndexWorker(job);
+    const worker = startAppWorker("index/index-worker", { workerData: job, stderr: true });
     this.worker = worker;
     let stderr = "";
     worker.stderr.on("data", (chunk: Buffer) => {
@@ -238,12 +234,8 @@ export class SearchService {
           if (previous === "lexical" && message.progress.phase !== "lexical") void this.reload();
           this.notify();
         } else if (message.type === "done") {
-          this.lastIndex = {
-            finishedAt: new Date().toISOString(),
-            ms: message.summary.ms,
-            versesIndexed: message.summary.versesIndexed,
-            vectorsComputed: message.summary.vectorsComputed,
-          };
+          const { ms, versesIndexed, vectorsComputed } = message.summary;
+          this.lastIndex = { finishedAt: new Date().toISOString(), ms, versesIndexed, vectorsComputed };
           this.errors = message.summary.errors.map((e) => ({ file: e.file, code: e.code, message: e.message }));
           this.progress = { phase: "done", done: message.summary.versesTotal, total: message.summary.versesTotal };
           finish(undefined, message.summary);
@@ -282,15 +274,13 @@ export class SearchService {
   }
 
   async status(): Promise<ServiceStatus> {
-    let sources = this.sources;
     try {
-      sources = await this.store.listSources();
-      this.sources = sources;
+      this.sources = await this.store.listSources();
     } catch (error) {
       if (!this.storeDown(error)) throw error;
     }
     return {
-      sources: sources.map((s) => ({ file: s.id, sha256: s.sha256, verses: s.unitCount, status: s.status })),
+      sources: this.sources.map((s) => ({ file: s.id, sha256: s.sha256, verses: s.unitCount, status: s.status })),
       versesIndexed: this.answersValue?.size ?? 0,
       indexing: this.indexing,
       progress: this.progress,

@@ -36,9 +36,6 @@ export interface BibleDenseOptions {
   batchSize: number;
 }
 
-/** Why the Bible is served lexically when its vectors do not match EMBEDDING_MODEL. */
-const BIBLE_STALE = "o lado denso da Bíblia não foi calculado para o EMBEDDING_MODEL atual (rode a indexação)";
-
 /** The Bible's verses as the dense updater and loader see them (see the module doc). */
 export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): DenseUnits<MissingVector> {
   // The linked corpus a model was just trained on, so embedding right after does not read it again.
@@ -85,16 +82,12 @@ export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): D
   };
 }
 
-/** The key under which an embedder's verse vectors are stored (model id + document format). */
-function bibleVectorKey(embedderId: string): string {
-  const format = embedderId.startsWith("lsa:") ? linkedDocumentsVersion() : DENSE_DOCUMENT_FORMAT;
-  return `${embedderId}|${format}`;
-}
-
 /** What serving the Bible needs of its dense units: the stale reason and the vector key. */
 export const BIBLE_DENSE_SERVING: Pick<DenseUnits<MissingVector>, "staleReason" | "vectorKey"> = {
-  staleReason: BIBLE_STALE,
-  vectorKey: bibleVectorKey,
+  /** Why the Bible is served lexically when its vectors do not match EMBEDDING_MODEL. */
+  staleReason: "o lado denso da Bíblia não foi calculado para o EMBEDDING_MODEL atual (rode a indexação)",
+  /** The key under which an embedder's verse vectors are stored (model id + document format). */
+  vectorKey: (embedderId) => `${embedderId}|${embedderId.startsWith("lsa:") ? linkedDocumentsVersion() : DENSE_DOCUMENT_FORMAT}`,
 };
 
 type LinkedCorpus = Awaited<ReturnType<typeof linkedCorpus>>;
@@ -108,11 +101,8 @@ function collisionProneWords(texts: readonly string[]): string[] {
   const { maxLength, minExactDf } = SHORT_STEM_RULE;
   const df = new Map<string, number>();
   for (const text of texts) {
-    const seen = new Set<string>();
-    for (const token of analyzeTokens(text)) {
-      if (token.term.length <= maxLength && token.surface !== token.term) seen.add(token.surface);
-    }
-    for (const word of seen) df.set(word, (df.get(word) ?? 0) + 1);
+    const short = analyzeTokens(text).filter((token) => token.term.length <= maxLength && token.surface !== token.term);
+    for (const word of new Set(short.map((token) => token.surface))) df.set(word, (df.get(word) ?? 0) + 1);
   }
   return [...df].filter(([, count]) => count >= minExactDf).map(([word]) => word).sort();
 }

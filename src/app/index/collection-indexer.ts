@@ -204,31 +204,12 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   const chunks = await store.unitCount();
   onProgress?.({ phase: "done", done: chunks, total: chunks, counts: "chunks" });
 
-  const result: CollectionReloadSummary = {
-    collection,
-    documents: (await store.listSources()).length,
-    chunks,
-    ...summary,
-    skipped: skippedIds.size,
-    warnings,
-    dense: dense.dense,
-    vectorsComputed: dense.vectorsComputed,
-    ms: Math.round(performance.now() - started),
-  };
+  const tally = { collection, documents: (await store.listSources()).length, chunks, ...summary, skipped: skippedIds.size };
+  const ms = Math.round(performance.now() - started);
+  const result: CollectionReloadSummary = { ...tally, warnings, dense: dense.dense, vectorsComputed: dense.vectorsComputed, ms };
   if (dense.reason) result.denseOffReason = dense.reason;
   if (dense.model) result.denseModel = dense.model;
-  logger?.info("collection_reloaded", {
-    collection,
-    documents: result.documents,
-    chunks: result.chunks,
-    added: result.added,
-    changed: result.changed,
-    unchanged: result.unchanged,
-    removed: result.removed,
-    skipped: result.skipped,
-    dense: result.dense,
-    ms: result.ms,
-  });
+  logger?.info("collection_reloaded", { ...tally, dense: dense.dense, ms });
   return result;
 }
 

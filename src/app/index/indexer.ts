@@ -194,8 +194,7 @@ async function verseSource(name: string, file: string, sha256: string, contextWi
 }
 
 async function rewriteWindows(store: UnitStore, name: string, file: string, contextWindow: number): Promise<void> {
-  const verses = await loadUsfxFile(file);
-  const windows = buildContextWindows(verses, contextWindow);
+  const windows = buildContextWindows(await loadUsfxFile(file), contextWindow);
   const ids = new Map((await loadVerses(store)).filter((v) => v.source === name).map((v) => [v.ord, v.id]));
   await store.updateFields(
     windows.flatMap((entry, ord) => {
