@@ -96,8 +96,7 @@ export abstract class ChromaSpace {
       );
     }
     if (name === "ChromaNotFoundError" || name === "ChromaUniqueError") return error as Error;
-    const detail = error instanceof Error ? error.message : String(error);
-    return new StoreError("store_failed", `O ChromaDB em ${this.location} falhou ao ${what}: ${detail}`, { cause: error });
+    return this.failed(what, error);
   }
 
   private collection(name: string, metadata?: ChromaMetadata): Promise<ChromaCollection> {
@@ -126,11 +125,9 @@ export abstract class ChromaSpace {
       try {
         return await this.call(what, () => work(c), options.quick ? Math.min(this.timeoutMs, QUICK_TIMEOUT_MS) : this.timeoutMs);
       } catch (error) {
-        if (attempt === 0 && error instanceof Error && error.name === "ChromaNotFoundError") {
-          this.collections.delete(name);
-          continue;
-        }
-        throw error instanceof Error && error.name === "ChromaNotFoundError" ? this.failed(what, error) : error;
+        if (!isNotFound(error)) throw error;
+        if (attempt > 0) throw this.failed(what, error);
+        this.collections.delete(name);
       }
     }
   }
@@ -141,24 +138,22 @@ export abstract class ChromaSpace {
    */
   protected async onExisting<T>(name: string, what: string, work: (c: ChromaCollection) => Promise<T>): Promise<T | undefined> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      let c = await this.collections.get(name);
+      const cached = await this.collections.get(name);
       try {
-        if (!c) {
-          c = await this.call(`abrir a coleção ${name}`, () => this.client.getCollection({ name }));
-          this.collections.set(name, Promise.resolve(c));
-        }
-        const found = c;
-        return await this.call(what, () => work(found));
+        const c = cached ?? (await this.call(`abrir a coleção ${name}`, () => this.client.getCollection({ name })));
+        if (!cached) this.collections.set(name, Promise.resolve(c));
+        return await this.call(what, () => work(c));
       } catch (error) {
-        if (!(error instanceof Error && error.name === "ChromaNotFoundError")) throw error;
+        if (!isNotFound(error)) throw error;
         this.collections.delete(name);
       }
     }
     return undefined;
   }
 
-  private failed(what: string, error: Error): StoreError {
-    return new StoreError("store_failed", `O ChromaDB em ${this.location} falhou ao ${what}: ${error.message}`, { cause: error });
+  private failed(what: string, error: unknown): StoreError {
+    const detail = error instanceof Error ? error.message : String(error);
+    return new StoreError("store_failed", `O ChromaDB em ${this.location} falhou ao ${what}: ${detail}`, { cause: error });
   }
 
   private async batchSize(): Promise<number> {
@@ -170,12 +165,12 @@ export abstract class ChromaSpace {
   protected async write(name: string, what: string, mode: "upsert" | "update", records: ChromaRecordsIn, metadata?: ChromaMetadata): Promise<void> {
     const size = await this.batchSize();
     for (let start = 0; start < records.ids.length; start += size) {
-      const slice = (values: unknown[] | undefined) => values?.slice(start, start + size);
+      const slice = <T>(values: T[] | undefined) => values?.slice(start, start + size);
       const part = {
         ids: records.ids.slice(start, start + size),
-        embeddings: slice(records.embeddings) as number[][] | undefined,
-        metadatas: slice(records.metadatas) as ChromaMetadata[] | undefined,
-        documents: slice(records.documents) as string[] | undefined,
+        embeddings: slice(records.embeddings),
+        metadatas: slice(records.metadatas),
+        documents: slice(records.documents),
       };
       await this.on(name, what, (c) => (mode === "upsert" ? c.upsert(part) : c.update(part)), { metadata });
     }
@@ -217,7 +212,7 @@ export abstract class ChromaSpace {
   protected async deleteCollection(name: string, what: string): Promise<void> {
     this.collections.delete(name);
     await this.call(what, () => this.client.deleteCollection({ name })).catch((error: unknown) => {
-      if (!(error instanceof Error && error.name === "ChromaNotFoundError")) throw error;
+      if (!isNotFound(error)) throw error;
     });
   }
 
@@ -380,13 +375,12 @@ export abstract class ChromaSpace {
     return { acquired: false, owner: String(held?.metadata?.owner ?? "?"), expiresAt: Number(held?.metadata?.expiresAt ?? 0) };
   }
 
-  private async currentLock(): Promise<ChromaCollection | undefined> {
-    try {
-      return await this.call("ler a trava de indexação", () => this.client.getCollection({ name: this.spaceName("lock") }));
-    } catch (error) {
-      if (error instanceof Error && error.name === "ChromaNotFoundError") return undefined;
+  private currentLock(): Promise<ChromaCollection | undefined> {
+    const name = this.spaceName("lock");
+    return this.call("ler a trava de indexação", () => this.client.getCollection({ name })).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
       throw error;
-    }
+    });
   }
 
   private lockHandle(c: ChromaCollection, owner: string, ttlMs: number): IndexLock {
@@ -398,7 +392,7 @@ export abstract class ChromaSpace {
           return true;
         } catch (error) {
           // Gone: it expired and another process took it over.
-          if (error instanceof Error && error.name === "ChromaNotFoundError") return false;
+          if (isNotFound(error)) return false;
           throw error;
         }
       },
@@ -408,6 +402,10 @@ export abstract class ChromaSpace {
       },
     };
   }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && error.name === "ChromaNotFoundError";
 }
 
 function isNetworkError(error: unknown): boolean {

@@ -1,8 +1,8 @@
 import { BIBLE_COLLECTION } from "../../core/types.js";
-import { loadChromaModule, type ChromaClientLike, type ChromaMetadata } from "./chroma-client.js";
+import { loadChromaModule, type ChromaClientLike, type ChromaMetadata, type ChromaWhere } from "./chroma-client.js";
 import { migrateLegacyChroma } from "./chroma-legacy.js";
 import { ChromaSpace, PLACEHOLDER, SLOT_SPAN, type ChromaSpaceOptions } from "./chroma-space.js";
-import { inSqliteOrder, StoreError, type SourceRecord, type SourceStart, type SourceWrite, type IndexMigration, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
+import { inSqliteOrder, parseFields, StoreError, type SourceRecord, type SourceStart, type SourceWrite, type IndexMigration, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
 
 /**
  * The index of one collection on a shared ChromaDB server (VECTOR_STORE=chroma), for several
@@ -121,10 +121,7 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
     this.layout ??= migrateLegacyChroma({
       legacyUnits,
       readLegacyUnits: () => this.readAll(legacyName, ["documents", "metadatas"], "ler o índice no formato antigo", false),
-      metaRecords: async (kind) =>
-        (await this.on(this.metaName, "ler o índice no formato antigo", (c) => c.get({ where: { kind }, include: ["metadatas"] }))).metadatas.filter(
-          (m): m is ChromaMetadata => m !== null,
-        ),
+      metaRecords: (kind) => this.metaRecords("ler o índice no formato antigo", { where: { kind } }, false),
       putSources: (records) => this.putSources(records as unknown as ChromaSourceMetadata[]),
       writeUnits: (records) => this.write(this.unitsName, "migrar unidades", "upsert", records),
       dropLegacy: async (kind) => {
@@ -153,9 +150,8 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
 
   /** The document collections some replica indexed here, with the kind of their source, by name. */
   async indexedCollections(): Promise<{ name: string; kind: string }[]> {
-    const got = await this.on(this.metaName, "listar as coleções indexadas", (c) => c.get({ where: { kind: "collection" }, include: ["metadatas"] }), { quick: true });
-    return got.metadatas
-      .filter((m): m is ChromaMetadata => m !== null && typeof m.name === "string")
+    return (await this.metaRecords("listar as coleções indexadas", { where: { kind: "collection" } }))
+      .filter((m) => typeof m.name === "string")
       .map((m) => ({ name: String(m.name), kind: String(m.sourceKind) }))
       .sort((a, b) => inSqliteOrder(a.name, b.name));
   }
@@ -171,16 +167,22 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
 
   // --- sources ------------------------------------------------------------------------------
 
+  /** The metadata of the meta records `select` picks (those without any left out). */
+  private async metaRecords(what: string, select: { ids?: string[]; where?: ChromaWhere }, quick = true): Promise<ChromaMetadata[]> {
+    const got = await this.on(this.metaName, what, (c) => c.get({ ...select, include: ["metadatas"] }), { quick });
+    return got.metadatas.filter((m): m is ChromaMetadata => m !== null);
+  }
+
   private async sourceRecords(): Promise<ChromaSourceMetadata[]> {
     await this.ready();
-    const got = await this.on(this.metaName, "listar as fontes", (c) => c.get({ where: { kind: "unit-source" }, include: ["metadatas"] }), { quick: true });
-    return (got.metadatas.filter(Boolean) as unknown as ChromaSourceMetadata[]).sort((a, b) => inSqliteOrder(a.id, b.id));
+    const records = await this.metaRecords("listar as fontes", { where: { kind: "unit-source" } });
+    return (records as unknown as ChromaSourceMetadata[]).sort((a, b) => inSqliteOrder(a.id, b.id));
   }
 
   private async sourceRecordsOf(ids: readonly string[]): Promise<Map<string, ChromaSourceMetadata>> {
     await this.ready();
-    const got = await this.on(this.metaName, "ler fontes", (c) => c.get({ ids: ids.map((id) => SOURCE_RECORD + id), include: ["metadatas"] }), { quick: true });
-    return new Map((got.metadatas.filter(Boolean) as unknown as ChromaSourceMetadata[]).map((record) => [record.id, record]));
+    const records = await this.metaRecords("ler fontes", { ids: ids.map((id) => SOURCE_RECORD + id) });
+    return new Map((records as unknown as ChromaSourceMetadata[]).map((record) => [record.id, record]));
   }
 
   private async putSources(records: readonly ChromaSourceMetadata[]): Promise<void> {
@@ -311,11 +313,10 @@ export class ChromaUnitStore extends ChromaSpace implements UnitStore {
   async loadUnits(): Promise<StoredUnit[]> {
     await this.ready();
     const got = (await this.readAll(this.unitsName, ["documents", "metadatas"], "ler as unidades"))!;
-    const units: StoredUnit[] = [];
-    got.ids.forEach((id, i) => {
+    const units = got.ids.flatMap((id, i): StoredUnit[] => {
       const m = got.metadatas[i] as unknown as ChromaUnitMetadata | null;
-      if (!m) return;
-      units.push({ id: Number(id), source: m.source, ord: m.ord, text: got.documents[i] ?? "", terms: m.terms, fields: parseFields(m.fields) });
+      if (!m) return [];
+      return [{ id: Number(id), source: m.source, ord: m.ord, text: got.documents[i] ?? "", terms: m.terms, fields: parseFields(m.fields) }];
     });
     // The order SQLite gives (source, then position): the search's ties break by it.
     return units.sort((a, b) => inSqliteOrder(a.source, b.source) || a.ord - b.ord);
@@ -359,8 +360,3 @@ function assertDistinctPositions(units: readonly UnitWrite[]): void {
     seen.add(key);
   }
 }
-
-function parseFields(json: unknown): UnitFields {
-  return typeof json === "string" && json !== "{}" ? (JSON.parse(json) as UnitFields) : {};
-}
-

@@ -6,7 +6,7 @@ import { bibleStoreFile, collectionStoreFile } from "./collection-names.js";
 import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
 import { readManifest, writeManifest, MANIFEST_TABLE_SQL } from "./sqlite-manifest.js";
 import { migrateLegacyTables, type LegacyMigration } from "./sqlite-legacy.js";
-import type { LockAttempt, SourceRecord, SourceStart, SourceWrite, StoredUnit, UnitFields, UnitStore, UnitWrite } from "./store.js";
+import { parseFields, type LockAttempt, type SourceRecord, type SourceStart, type SourceWrite, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
 
 /**
  * The embedded index of one collection: ONE SQLite file (the Bible's `${DATA_DIR}/pastor.sqlite`,
@@ -251,8 +251,7 @@ export class SqliteUnitStore implements UnitStore {
   }
 
   loadModel(id: string): Buffer | undefined {
-    const row = this.db.prepare("SELECT data FROM models WHERE id = ?").get(id) as { data: Buffer } | undefined;
-    return row?.data;
+    return (this.db.prepare("SELECT data FROM models WHERE id = ?").get(id) as { data: Buffer } | undefined)?.data;
   }
 
   saveVectors(model: string, rows: readonly { id: number; vector: Float32Array }[]): void {
@@ -268,11 +267,8 @@ export class SqliteUnitStore implements UnitStore {
   loadVectors(model: string): Map<number, Float32Array> {
     const vectors = new Map<number, Float32Array>();
     const rows = this.db.prepare("SELECT unit_id AS id, vector FROM unit_vectors WHERE model = ?").iterate(model) as IterableIterator<{ id: number; vector: Buffer }>;
-    for (const row of rows) {
-      const copy = new Float32Array(row.vector.byteLength / 4);
-      new Uint8Array(copy.buffer).set(row.vector);
-      vectors.set(row.id, copy);
-    }
+    // Copied into a buffer of their own: the row's bytes need not be 4-byte aligned.
+    for (const row of rows) vectors.set(row.id, new Float32Array(new Uint8Array(row.vector).buffer));
     return vectors;
   }
 
@@ -296,10 +292,6 @@ export class SqliteUnitStore implements UnitStore {
   }
 }
 
-function parseFields(json: string): UnitFields {
-  return json === "{}" ? {} : (JSON.parse(json) as UnitFields);
-}
-
 function toStoredUnit(row: UnitRow): StoredUnit {
-  return { id: row.id, source: row.source, ord: row.ord, text: row.text, terms: row.terms, fields: parseFields(row.fields) };
+  return { ...row, fields: parseFields(row.fields) };
 }

@@ -160,5 +160,10 @@ export function inSqliteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A unit's or a source's fields as both stores keep them (JSON text; `{}` or no text: none). */
+export function parseFields(json: unknown): UnitFields {
+  return typeof json === "string" && json !== "{}" ? (JSON.parse(json) as UnitFields) : {};
+}
+
 /** The manifest key a shared store's indexer bumps when it commits something new (replicas poll it). */
 export const GENERATION_KEY = "generation";
