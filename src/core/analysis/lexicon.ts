@@ -229,18 +229,20 @@ export function parseNominalizations(text: string): Nominalization[] {
   return pairs;
 }
 
+/** The `#` comment lines, then the rows, one a line. */
+function formatLines(headerLines: readonly string[], rows: readonly string[]): string {
+  return `${[...headerLines.map((line) => `# ${line}`), ...rows].join("\n")}\n`;
+}
+
 /** Inverse of {@link parseNominalizations}, after the given `#` comment lines. */
 export function formatNominalizations(pairs: readonly Nominalization[], headerLines: readonly string[] = []): string {
-  const lines = headerLines.map((line) => `# ${line}`);
-  for (const pair of pairs) lines.push([pair.verb, pair.noun, pair.agentive ? "agentive" : "", pair.plural ?? ""].join("\t"));
-  return `${lines.join("\n")}\n`;
+  const rows = pairs.map((pair) => [pair.verb, pair.noun, pair.agentive ? "agentive" : "", pair.plural ?? ""].join("\t"));
+  return formatLines(headerLines, rows);
 }
 
 /** Serialises synsets as OMW tab rows (`synset<TAB>lemma<TAB>word`), after `#` comment lines. */
 export function formatWordnetTab(synsets: readonly WordnetSynset[], headerLines: readonly string[] = []): string {
-  const lines = headerLines.map((line) => `# ${line}`);
-  for (const synset of synsets) for (const lemma of synset.lemmas) lines.push(`${synset.id}\tlemma\t${lemma}`);
-  return `${lines.join("\n")}\n`;
+  return formatLines(headerLines, synsets.flatMap((synset) => synset.lemmas.map((lemma) => `${synset.id}\tlemma\t${lemma}`)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,10 +306,8 @@ export class Lexicon {
         if (plural !== noun && !this.plurals.has(plural)) this.plurals.set(plural, noun);
       }
     }
-    for (const word of new Set([...this.synsetsByLemma.keys(), ...this.partners.keys()])) {
-      const folded = foldAccents(word);
-      pushTo(this.byFolded, folded, word);
-    }
+    const words = new Set([...this.synsetsByLemma.keys(), ...this.partners.keys()]);
+    for (const word of words) pushTo(this.byFolded, foldAccents(word), word);
     for (const [plural, noun] of [...this.plurals]) {
       const folded = foldAccents(plural);
       if (!this.plurals.has(folded)) this.plurals.set(folded, noun);
@@ -352,17 +352,13 @@ export class Lexicon {
 
   /** The synsets of a word (resolved as in {@link lemmasFor}), with their lemmas, for inspection. */
   synsets(word: string): WordnetSynset[] {
-    const result: WordnetSynset[] = [];
-    const seen = new Set<number>();
-    for (const lemma of this.lemmasFor(word)) {
-      for (const index of this.synsetsByLemma.get(lemma) ?? []) {
-        if (seen.has(index)) continue;
-        seen.add(index);
-        const synset = this.synsetList[index];
-        if (synset) result.push({ id: synset.id, pos: synset.pos, lemmas: [...synset.lemmas] });
-      }
-    }
-    return result;
+    return this.synsetsOf(this.lemmasFor(word)).map((synset) => ({ ...synset, lemmas: [...synset.lemmas] }));
+  }
+
+  /** The synsets of these lemmas, each once, in the order first reached. */
+  private synsetsOf(lemmas: readonly string[]): WordnetSynset[] {
+    const indices = new Set(lemmas.flatMap((lemma) => this.synsetsByLemma.get(lemma) ?? []));
+    return [...indices].map((index) => this.synsetList[index]!);
   }
 
   /**
@@ -379,23 +375,14 @@ export class Lexicon {
     if (lemmas.length === 0 || limit <= 0) return [];
     const excluded = new Set([foldAccents(normalizeQuery(word)), ...lemmas.map((lemma) => foldAccents(lemma))]);
     const shared = new Map<string, { count: number; smallest: number }>();
-    const visited = new Set<number>();
-    for (const lemma of lemmas) {
-      for (const index of this.synsetsByLemma.get(lemma) ?? []) {
-        const synset = this.synsetList[index];
-        if (!synset || visited.has(index)) continue;
-        visited.add(index);
-        if (synset.lemmas.length > maxSize || (options.pos !== undefined && synset.pos !== options.pos)) continue;
-        for (const other of synset.lemmas) {
-          if (excluded.has(foldAccents(other))) continue;
-          const entry = shared.get(other);
-          if (entry) {
-            entry.count++;
-            entry.smallest = Math.min(entry.smallest, synset.lemmas.length);
-          } else {
-            shared.set(other, { count: 1, smallest: synset.lemmas.length });
-          }
-        }
+    for (const synset of this.synsetsOf(lemmas)) {
+      if (synset.lemmas.length > maxSize || (options.pos !== undefined && synset.pos !== options.pos)) continue;
+      for (const other of synset.lemmas) {
+        if (excluded.has(foldAccents(other))) continue;
+        const entry = shared.get(other) ?? { count: 0, smallest: synset.lemmas.length };
+        entry.count++;
+        entry.smallest = Math.min(entry.smallest, synset.lemmas.length);
+        shared.set(other, entry);
       }
     }
     return [...shared]

@@ -46,11 +46,15 @@ export function decodeVerseKey(key: number): { bookIndex: number; chapter: numbe
   return { bookIndex, chapter, verse: rest - chapter * CHAPTER_FACTOR };
 }
 
+/** {@link verseKey}, or -1 when the book is unknown (< 0) or chapter or verse is out of range. */
+function checkedKey(bookIndex: number, chapter: number, verse: number): number {
+  const valid = bookIndex >= 0 && chapter > 0 && chapter < CHAPTER_FACTOR && verse > 0 && verse < CHAPTER_FACTOR;
+  return valid ? verseKey(bookIndex, chapter, verse) : -1;
+}
+
 /** Key of a verse given by book (USFX code or OSIS name), or -1 when the book is unknown. */
 function keyOf(book: string, chapter: number, verse: number): number {
-  const bookIndex = bookIndexOf(book);
-  if (bookIndex < 0 || !(chapter > 0 && chapter < CHAPTER_FACTOR) || !(verse > 0 && verse < CHAPTER_FACTOR)) return -1;
-  return verseKey(bookIndex, chapter, verse);
+  return checkedKey(bookIndexOf(book), chapter, verse);
 }
 
 /** Column storage, one entry per link, grouped by source verse. */
@@ -77,42 +81,35 @@ export interface CrossReferenceParseStats {
   malformed: number;
 }
 
+/** Inbound votes per verse, dense: `values[chapterOffset[chapterKey] + verse - 1]`; `max` is the highest. */
+interface InboundTable {
+  chapterOffset: Int32Array;
+  chapterLength: Int16Array;
+  values: Float64Array;
+  max: number;
+}
+
 export class CrossReferenceIndex {
-  private readonly sources: Int32Array;
-  private readonly offsets: Uint32Array;
-  private readonly targetStart: Int32Array;
-  private readonly targetEnd: Int32Array;
-  private readonly votes: Int16Array;
-  private inbound: { chapterOffset: Int32Array; chapterLength: Int16Array; values: Float64Array } | undefined;
-  private inboundMax = 0;
+  private readonly data: CrossReferenceColumns;
+  private inbound: InboundTable | undefined;
 
   constructor(columns: CrossReferenceColumns) {
-    this.sources = columns.sources;
-    this.offsets = columns.offsets;
-    this.targetStart = columns.targetStart;
-    this.targetEnd = columns.targetEnd;
-    this.votes = columns.votes;
+    this.data = { ...columns };
   }
 
   /** Number of links. */
   get size(): number {
-    return this.votes.length;
+    return this.data.votes.length;
   }
 
   /** Number of distinct source verses. */
   get sourceCount(): number {
-    return this.sources.length;
+    return this.data.sources.length;
   }
 
   /** The column arrays (read-only by contract; used to serialise the index). */
   get columns(): Readonly<CrossReferenceColumns> {
-    return {
-      sources: this.sources,
-      offsets: this.offsets,
-      targetStart: this.targetStart,
-      targetEnd: this.targetEnd,
-      votes: this.votes,
-    };
+    return { ...this.data };
   }
 
   /**
@@ -127,11 +124,9 @@ export class CrossReferenceIndex {
   strongest(book: string, chapter: number, verse: number, limit: number): CrossReference[] {
     const slot = this.findSource(keyOf(book, chapter, verse));
     if (slot < 0) return [];
-    const begin = this.offsets[slot] ?? 0;
-    const end = Math.min(this.offsets[slot + 1] ?? begin, begin + Math.max(0, limit));
-    const links: CrossReference[] = [];
-    for (let i = begin; i < end; i++) links.push(this.materialize(i));
-    return links;
+    const begin = this.data.offsets[slot] ?? 0;
+    const end = Math.min(this.data.offsets[slot + 1] ?? begin, begin + Math.max(0, limit));
+    return Array.from({ length: end - begin }, (_, i) => this.materialize(begin + i));
   }
 
   /**
@@ -154,30 +149,29 @@ export class CrossReferenceIndex {
 
   /** Highest {@link inboundVotes} of any verse (to normalise the prior into 0…1). */
   get maxInboundVotes(): number {
-    this.inboundTable();
-    return this.inboundMax;
+    return this.inboundTable().max;
   }
 
   private materialize(i: number): CrossReference {
-    const start = decodeVerseKey(this.targetStart[i] ?? 0);
-    const end = decodeVerseKey(this.targetEnd[i] ?? 0);
+    const start = decodeVerseKey(this.data.targetStart[i] ?? 0);
+    const end = decodeVerseKey(this.data.targetEnd[i] ?? 0);
     return {
       book: USFX_BOOKS[start.bookIndex] ?? "",
       chapter: start.chapter,
       verse: start.verse,
       endChapter: end.chapter,
       endVerse: end.verse,
-      votes: this.votes[i] ?? 0,
+      votes: this.data.votes[i] ?? 0,
     };
   }
 
   private findSource(key: number): number {
     if (key < 0) return -1;
     let lo = 0;
-    let hi = this.sources.length - 1;
+    let hi = this.data.sources.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const value = this.sources[mid] ?? 0;
+      const value = this.data.sources[mid] ?? 0;
       if (value === key) return mid;
       if (value < key) lo = mid + 1;
       else hi = mid - 1;
@@ -185,9 +179,9 @@ export class CrossReferenceIndex {
     return -1;
   }
 
-  /** Inbound votes per verse, dense: `values[chapterOffset[chapterKey] + verse - 1]`. */
-  private inboundTable(): { chapterOffset: Int32Array; chapterLength: Int16Array; values: Float64Array } {
+  private inboundTable(): InboundTable {
     if (this.inbound) return this.inbound;
+    const { sources, targetStart, targetEnd, votes } = this.data;
     // Chapter lengths as seen in the data; chapter key = bookIndex * 1000 + chapter.
     const chapters = 66 * CHAPTER_FACTOR;
     const chapterLength = new Int16Array(chapters);
@@ -198,9 +192,9 @@ export class CrossReferenceIndex {
         if ((chapterLength[chapterKey] ?? 0) < verse) chapterLength[chapterKey] = verse;
       }
     };
-    see(this.sources);
-    see(this.targetStart);
-    see(this.targetEnd);
+    see(sources);
+    see(targetStart);
+    see(targetEnd);
     const chapterOffset = new Int32Array(chapters);
     let total = 0;
     for (let c = 0; c < chapters; c++) {
@@ -209,39 +203,32 @@ export class CrossReferenceIndex {
     }
     const values = new Float64Array(total);
 
-    for (let i = 0; i < this.votes.length; i++) {
-      const start = this.targetStart[i] ?? 0;
-      const end = this.targetEnd[i] ?? 0;
-      const votes = this.votes[i] ?? 0;
+    for (let i = 0; i < votes.length; i++) {
+      const start = targetStart[i] ?? 0;
+      const end = targetEnd[i] ?? 0;
       const startChapter = Math.floor(start / CHAPTER_FACTOR);
       const endChapter = Math.floor(end / CHAPTER_FACTOR);
-      const startVerse = start - startChapter * CHAPTER_FACTOR;
-      const endVerse = end - endChapter * CHAPTER_FACTOR;
-      if (startChapter === endChapter) {
-        const share = votes / (endVerse - startVerse + 1);
-        const base = (chapterOffset[startChapter] ?? 0) - 1;
-        for (let verse = startVerse; verse <= endVerse; verse++) values[base + verse] = (values[base + verse] ?? 0) + share;
-        continue;
-      }
-      // Cross-chapter range: its length with the observed chapter lengths.
+      // The verses `first … last` the range covers in chapter c; a range over a chapter boundary
+      // is measured with the observed chapter lengths.
+      const span = (c: number): [first: number, last: number] => [
+        c === startChapter ? start - startChapter * CHAPTER_FACTOR : 1,
+        c === endChapter ? end - endChapter * CHAPTER_FACTOR : (chapterLength[c] ?? 0),
+      ];
       let length = 0;
       for (let c = startChapter; c <= endChapter; c++) {
-        const first = c === startChapter ? startVerse : 1;
-        const last = c === endChapter ? endVerse : (chapterLength[c] ?? 0);
+        const [first, last] = span(c);
         length += Math.max(0, last - first + 1);
       }
-      const share = votes / Math.max(1, length);
+      const share = (votes[i] ?? 0) / Math.max(1, length);
       for (let c = startChapter; c <= endChapter; c++) {
-        const first = c === startChapter ? startVerse : 1;
-        const last = c === endChapter ? endVerse : (chapterLength[c] ?? 0);
+        const [first, last] = span(c);
         const base = (chapterOffset[c] ?? 0) - 1;
         for (let verse = first; verse <= last; verse++) values[base + verse] = (values[base + verse] ?? 0) + share;
       }
     }
     let max = 0;
     for (const value of values) if (value > max) max = value;
-    this.inbound = { chapterOffset, chapterLength, values };
-    this.inboundMax = max;
+    this.inbound = { chapterOffset, chapterLength, values, max };
     return this.inbound;
   }
 }
@@ -303,6 +290,15 @@ function bookAt(text: string, from: number, to: number): number {
   return PACKED_BOOKS.get(packName(text, from, to)) ?? -1;
 }
 
+/** Position of the first `a` or `b` character code in `text[from, to)`, or -1. */
+function indexOfEither(text: string, from: number, to: number, a: number, b = a): number {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === a || c === b) return i;
+  }
+  return -1;
+}
+
 /** True when `text[a, a + length)` equals `text[b, b + length)`. */
 function sameSpan(text: string, a: number, b: number, length: number): boolean {
   for (let i = 0; i < length; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
@@ -317,14 +313,7 @@ function sameSpan(text: string, a: number, b: number, length: number): boolean {
  * (chapter:verse) and `17` (verse) are accepted too. Returns the verse key, or -1.
  */
 function parseReference(text: string, from: number, to: number, defaultBook = -1, defaultChapter = -1): number {
-  let bookEnd = -1;
-  for (let i = from + 1; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === SPACE || c === DOT) {
-      bookEnd = i;
-      break;
-    }
-  }
+  const bookEnd = indexOfEither(text, from + 1, to, SPACE, DOT);
   let bookIndex = defaultBook;
   let rest = from;
   if (bookEnd >= 0) {
@@ -332,14 +321,7 @@ function parseReference(text: string, from: number, to: number, defaultBook = -1
     rest = bookEnd + 1;
   }
   if (bookIndex < 0) return -1;
-  let separator = -1;
-  for (let i = rest; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === DOT || c === COLON) {
-      separator = i;
-      break;
-    }
-  }
+  const separator = indexOfEither(text, rest, to, DOT, COLON);
   let chapter: number;
   let verse: number;
   if (separator >= 0) {
@@ -350,8 +332,7 @@ function parseReference(text: string, from: number, to: number, defaultBook = -1
     chapter = defaultChapter;
     verse = readInt(text, rest, to);
   }
-  if (!(chapter > 0 && chapter < CHAPTER_FACTOR && verse > 0 && verse < CHAPTER_FACTOR)) return -1;
-  return verseKey(bookIndex, chapter, verse);
+  return checkedKey(bookIndex, chapter, verse);
 }
 
 /** Growable Int32 buffer. */
@@ -396,6 +377,12 @@ export function parseCrossReferenceColumns(
   const targetEnd = new IntBuffer(capacity);
   const votes = new IntBuffer(capacity);
   const stats: CrossReferenceParseStats = { kept: 0, lowVotes: 0, crossBook: 0, malformed: 0 };
+  // The order of the columns: source ascending, then votes descending, then target.
+  const compareRows = (a: number, b: number): number =>
+    from.get(a) - from.get(b) ||
+    votes.get(b) - votes.get(a) ||
+    targetStart.get(a) - targetStart.get(b) ||
+    targetEnd.get(a) - targetEnd.get(b);
   let sorted = true;
   let previousSource = -1;
   let previousSourceStart = 0;
@@ -427,19 +414,12 @@ export function parseCrossReferenceColumns(
         previousSource = source;
         previousSourceStart = lineStart;
         previousSourceLength = fieldLength;
-        let hyphen = -1;
-        for (let i = tab1 + 1; i < tab2; i++) {
-          if (text.charCodeAt(i) === HYPHEN) {
-            hyphen = i;
-            break;
-          }
-        }
+        const hyphen = indexOfEither(text, tab1 + 1, tab2, HYPHEN);
         const start = parseReference(text, tab1 + 1, hyphen < 0 ? tab2 : hyphen);
         let end = start;
         if (hyphen >= 0 && start >= 0) {
-          const startBook = Math.floor(start / BOOK_FACTOR);
-          const startChapter = Math.floor((start - startBook * BOOK_FACTOR) / CHAPTER_FACTOR);
-          end = parseReference(text, hyphen + 1, tab2, startBook, startChapter);
+          const { bookIndex, chapter } = decodeVerseKey(start);
+          end = parseReference(text, hyphen + 1, tab2, bookIndex, chapter);
         }
         const negative = text.charCodeAt(tab2 + 1) === HYPHEN;
         const magnitude = readInt(text, negative ? tab2 + 2 : tab2 + 1, tab3);
@@ -453,23 +433,12 @@ export function parseCrossReferenceColumns(
         } else if (end < start) {
           stats.malformed++;
         } else {
-          const i = from.length;
-          if (i > 0) {
-            const previous = from.get(i - 1);
-            if (
-              previous > source ||
-              (previous === source &&
-                (votes.get(i - 1) < count ||
-                  (votes.get(i - 1) === count &&
-                    (targetStart.get(i - 1) > start || (targetStart.get(i - 1) === start && targetEnd.get(i - 1) > end)))))
-            ) {
-              sorted = false;
-            }
-          }
           from.push(source);
           targetStart.push(start);
           targetEnd.push(end);
           votes.push(Math.min(count, 32_767));
+          const i = from.length - 1;
+          if (i > 0 && compareRows(i - 1, i) > 0) sorted = false;
         }
       }
     }
@@ -478,44 +447,25 @@ export function parseCrossReferenceColumns(
 
   const n = from.length;
   stats.kept = n;
-  let order: Uint32Array | undefined;
-  if (!sorted) {
-    order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    const f = from.data;
-    const v = votes.data;
-    const s = targetStart.data;
-    const e = targetEnd.data;
-    order.sort((a, b) => (f[a] ?? 0) - (f[b] ?? 0) || (v[b] ?? 0) - (v[a] ?? 0) || (s[a] ?? 0) - (s[b] ?? 0) || (e[a] ?? 0) - (e[b] ?? 0) || a - b);
-  }
+  const order = sorted ? undefined : Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => compareRows(a, b) || a - b);
   const at = (i: number): number => (order ? (order[i] ?? 0) : i);
 
-  const columns: CrossReferenceColumns = {
-    sources: new Int32Array(0),
-    offsets: new Uint32Array(0),
-    targetStart: new Int32Array(n),
-    targetEnd: new Int32Array(n),
-    votes: new Int16Array(n),
-  };
-  const sources = new IntBuffer(32_000);
-  const offsets = new IntBuffer(32_000);
-  let previous = -1;
+  const sources: number[] = [];
+  const offsets: number[] = [];
+  const targets = { targetStart: new Int32Array(n), targetEnd: new Int32Array(n), votes: new Int16Array(n) };
   for (let i = 0; i < n; i++) {
     const j = at(i);
     const source = from.get(j);
-    if (source !== previous) {
+    if (source !== sources.at(-1)) {
       sources.push(source);
       offsets.push(i);
-      previous = source;
     }
-    columns.targetStart[i] = targetStart.get(j);
-    columns.targetEnd[i] = targetEnd.get(j);
-    columns.votes[i] = votes.get(j);
+    targets.targetStart[i] = targetStart.get(j);
+    targets.targetEnd[i] = targetEnd.get(j);
+    targets.votes[i] = votes.get(j);
   }
   offsets.push(n);
-  columns.sources = sources.data.slice(0, sources.length);
-  columns.offsets = Uint32Array.from(offsets.data.subarray(0, offsets.length));
-  return { columns, stats };
+  return { columns: { sources: Int32Array.from(sources), offsets: Uint32Array.from(offsets), ...targets }, stats };
 }
 
 /** Parses cross-reference text (see {@link parseCrossReferenceColumns}) into an index. */

@@ -220,16 +220,7 @@ const VIOLENCE_SUBJECT: readonly RegExp[] = [
 const LAUGHTER = /\s(?:k{3,}|(?:rs){2,}|(?:ha){2,}|(?:he){2,}|kkk\w*|brincando|brincadeira)\s/;
 
 /** What the patterns find in a message's `crisisText`. */
-interface PatternReading {
-  selfHarm: boolean;
-  violence: boolean;
-  selfHarmSubject: boolean;
-  subjectIsMine: boolean;
-  violenceSubject: boolean;
-  laughter: boolean;
-}
-
-function readPatterns(text: string): PatternReading {
+function readPatterns(text: string) {
   const said = (patterns: readonly RegExp[]) => patterns.some((pattern) => pattern.test(text));
   return {
     selfHarm: said(SELF_HARM_PERSONAL),
@@ -251,9 +242,8 @@ export function crisisFeatures(message: string): Record<string, number> {
   return featuresOf(text, readPatterns(text));
 }
 
-function featuresOf(text: string, read: PatternReading): Record<string, number> {
+function featuresOf(text: string, read: ReturnType<typeof readPatterns>): Record<string, number> {
   const stems = text
-    .trim()
     .split(" ")
     .filter((word) => word !== "")
     .map((word) => (/^[0-9]+$/.test(word) ? "<n>" : stemPortuguese(word)));

@@ -164,27 +164,21 @@ export class LsaModel {
    * builds from weighted parts): `normalise(Σ log(1+count)·idf · projectionRow(term))`.
    */
   embedBag(bag: TermBag): Float32Array {
-    const counts = new Map<number, number>();
-    for (const [term, count] of bag) {
-      const column = this.vocabulary.get(term);
-      if (column !== undefined && count > 0) counts.set(column, count);
-    }
     const k = this.dimensions;
-    const out = new Float32Array(k);
-    if (counts.size === 0) return out;
     const acc = new Float64Array(k);
-    for (const [column, tf] of counts) {
+    for (const [term, tf] of bag) {
+      const column = this.vocabulary.get(term);
+      if (column === undefined || !(tf > 0)) continue;
       const weight = Math.log1p(tf) * (this.idf[column] as number);
       if (weight === 0) continue;
       const base = column * k;
       for (let c = 0; c < k; c++) acc[c] = (acc[c] as number) + weight * (this.projection[base + c] as number);
     }
     let norm = 0;
-    for (let c = 0; c < k; c++) norm += (acc[c] as number) * (acc[c] as number);
-    if (norm === 0) return out;
+    for (const value of acc) norm += value * value;
+    if (norm === 0) return new Float32Array(k);
     const inv = 1 / Math.sqrt(norm);
-    for (let c = 0; c < k; c++) out[c] = (acc[c] as number) * inv;
-    return out;
+    return Float32Array.from(acc, (value) => value * inv);
   }
 
   /**
@@ -203,13 +197,9 @@ export class LsaModel {
       options: this.options,
       terms: this.terms,
     };
-    let json = JSON.stringify(header);
-    let jsonBytes = Buffer.from(json, "utf8");
-    const padding = (4 - ((12 + jsonBytes.length) % 4)) % 4;
-    if (padding > 0) {
-      json += " ".repeat(padding);
-      jsonBytes = Buffer.from(json, "utf8");
-    }
+    const json = JSON.stringify(header);
+    const padding = (4 - ((12 + Buffer.byteLength(json, "utf8")) % 4)) % 4;
+    const jsonBytes = Buffer.from(json + " ".repeat(padding), "utf8");
     const floats = this.idf.length + this.singularValues.length + this.projection.length;
     const out = Buffer.alloc(12 + jsonBytes.length + floats * 4);
     out.write(FORMAT_MAGIC, 0, "latin1");
@@ -338,9 +328,9 @@ export function trainLsaFromBags(bags: readonly TermBag[], options: LsaOptions =
   const resolved = resolveOptions(options);
   const digest = lsaDigest(
     bags.map((bag) =>
-      [...bag]
-        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-        .map(([term, weight]) => `${term}*${weight}`)
+      [...bag.keys()]
+        .sort()
+        .map((term) => `${term}*${bag.get(term)}`)
         .join(" "),
     ),
     resolved,
@@ -414,7 +404,7 @@ function trainFromBags(
   const terms = [...df.entries()]
     .filter(([, count]) => count >= options.minDocFreq && count <= maxDf)
     .map(([term]) => term)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort();
   const vocabulary = new Map(terms.map((term, column) => [term, column]));
   const m = terms.length;
   if (m === 0) {
@@ -423,10 +413,7 @@ function trainFromBags(
         `minDocFreq ${options.minDocFreq}, maxDocFreqRatio ${options.maxDocFreqRatio})`,
     );
   }
-  const idf = new Float32Array(m);
-  terms.forEach((term, column) => {
-    idf[column] = Math.log(n / (df.get(term) as number));
-  });
+  const idf = Float32Array.from(terms, (term) => Math.log(n / (df.get(term) as number)));
   const analyzeMs = performance.now() - started;
 
   // The sparse document×term matrix, rows L2-normalised.
@@ -458,8 +445,8 @@ function trainFromBags(
   };
 
   const svdStarted = performance.now();
-  const requested = Math.max(0, Math.min(options.dimensions, m, n - (options.dropFirstComponent ? 1 : 0)));
   const skip = options.dropFirstComponent ? 1 : 0;
+  const requested = Math.max(0, Math.min(options.dimensions, m, n - skip));
   const svd = randomizedSvd(matrix, requested + skip, {
     oversample: options.oversample,
     powerIterations: options.powerIterations,
@@ -478,21 +465,15 @@ function trainFromBags(
     scale[c] = sigma > 1e-9 * largest ? sigma ** (options.sigmaExponent - 1) : 0;
   }
   const projection = new Float32Array(m * k);
-  const full = svd.rank;
   for (let t = 0; t < m; t++) {
-    for (let c = 0; c < k; c++) {
-      projection[t * k + c] = (svd.rightVectors[t * full + c + skip] as number) * (scale[c] as number);
-    }
-  }
-
-  if (options.termNormExponent !== 0) {
-    for (let t = 0; t < m; t++) {
-      let norm = 0;
-      for (let c = 0; c < k; c++) norm += (projection[t * k + c] as number) ** 2;
-      if (norm === 0) continue;
-      const factor = Math.sqrt(norm) ** -options.termNormExponent;
-      for (let c = 0; c < k; c++) projection[t * k + c] = (projection[t * k + c] as number) * factor;
-    }
+    const row = projection.subarray(t * k, (t + 1) * k);
+    for (let c = 0; c < k; c++) row[c] = (svd.rightVectors[t * svd.rank + c + skip] as number) * (scale[c] as number);
+    if (options.termNormExponent === 0) continue;
+    let norm = 0;
+    for (const value of row) norm += value ** 2;
+    if (norm === 0) continue;
+    const factor = Math.sqrt(norm) ** -options.termNormExponent;
+    for (let c = 0; c < k; c++) row[c] = (row[c] as number) * factor;
   }
   const model = new LsaModel({
     id: `lsa:${MODEL_VERSION}:d${k}:${digest}`,

@@ -265,13 +265,7 @@ const NOT_UTF8 = "XML malformado: o arquivo não está em UTF-8 válido";
 const NON_WHITESPACE = /[^ \t\r\n\uFEFF]/;
 
 function countLineBreaks(text: string, end: number): number {
-  let count = 0;
-  let at = text.indexOf("\n");
-  while (at >= 0 && at < end) {
-    count++;
-    at = text.indexOf("\n", at + 1);
-  }
-  return count;
+  return text.slice(0, end).split("\n").length - 1;
 }
 
 /**
@@ -285,8 +279,7 @@ export async function* parseUsfx(
   input: AsyncIterable<string | Buffer> | NodeJS.ReadableStream,
   options: ParseUsfxOptions,
 ): AsyncGenerator<Verse> {
-  const source = options.source;
-  const onBook = options.onBook;
+  const { source, onBook } = options;
   const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -305,7 +298,7 @@ export async function* parseUsfx(
   let lastClosed: string | undefined;
   let capture: Capture | undefined;
   /** Verses ready to be yielded (filled synchronously by the SAX handlers). */
-  let ready: Verse[] = [];
+  const ready: Verse[] = [];
 
   // Prolog scan for "<!DOCTYPE" (until the root element opens).
   let prologTail = "";
@@ -344,21 +337,11 @@ export async function* parseUsfx(
     const done = book;
     book = undefined;
     const bookName = done.h || done.toc2 || done.toc1 || done.code;
-    const canonical = isCanonical(done.code);
-    onBook?.({
-      source,
-      book: done.code,
-      bookName,
-      canonical,
-      chapters: done.chapters,
-      verses: done.verses.length,
-    });
+    const info = { source, book: done.code, bookName, canonical: isCanonical(done.code) };
+    onBook?.({ ...info, chapters: done.chapters, verses: done.verses.length });
     for (const parts of done.verses) {
       ready.push({
-        source,
-        book: done.code,
-        bookName,
-        canonical,
+        ...info,
         chapter: parts.chapter,
         verse: parts.verse,
         verseEnd: parts.verseEnd,
@@ -367,14 +350,9 @@ export async function* parseUsfx(
     }
   }
 
-  /** Marks a block boundary (a soft space) in the open verse. */
-  function pushSeparator(): void {
-    if (current && skipDepth === 0) current.pieces.push(SOFT);
-  }
-
-  /** Marks, in the open verse, the place of removed content (a note, a heading). */
-  function pushGap(): void {
-    if (current && skipDepth === 0) current.pieces.push(GAP);
+  /** Marks in the open verse a block boundary (SOFT) or the place of removed content (GAP). */
+  function pushMark(mark: typeof SOFT | typeof GAP): void {
+    if (current && skipDepth === 0) current.pieces.push(mark);
   }
 
   function startCapture(kind: Capture["kind"]): void {
@@ -461,8 +439,8 @@ export async function* parseUsfx(
     }
 
     const excluded = EXCLUDED_ELEMENTS.has(name) || (name === "p" && isExcludedParagraph(tag));
-    if (BLOCK_ELEMENTS.has(name)) pushSeparator();
-    if (excluded) pushGap();
+    if (BLOCK_ELEMENTS.has(name)) pushMark(SOFT);
+    if (excluded) pushMark(GAP);
     skipStack.push(excluded);
     nameStack.push(name);
     if (excluded) skipDepth++;
@@ -475,16 +453,12 @@ export async function* parseUsfx(
     const wasExcluded = skipStack.pop() ?? false;
     if (wasExcluded) skipDepth--;
     nameStack.pop();
-    if (wasExcluded) pushGap();
-    if (BLOCK_ELEMENTS.has(name)) pushSeparator();
+    if (wasExcluded) pushMark(GAP);
+    if (BLOCK_ELEMENTS.has(name)) pushMark(SOFT);
 
     if (capture && capture.depth === nameStack.length) {
       const text = normalizeVerseText(capture.pieces.join(""));
-      if (book && text !== "") {
-        if (capture.kind === "h") book.h ??= text;
-        else if (capture.kind === "toc1") book.toc1 ??= text;
-        else book.toc2 ??= text;
-      }
+      if (book && text !== "") book[capture.kind] ??= text;
       capture = undefined;
     }
     if (name === "book") finishBook();
@@ -570,18 +544,12 @@ export async function* parseUsfx(
     }
   }
 
-  function takeReady(): Verse[] {
-    const out = ready;
-    ready = [];
-    return out;
-  }
-
   let completed = false;
   try {
     try {
       for await (const chunk of input as AsyncIterable<string | Buffer>) {
         write(typeof chunk === "string" ? chunk : decode(chunk));
-        if (ready.length > 0) yield* takeReady();
+        yield* ready.splice(0);
       }
       write(decode());
     } catch (err) {
@@ -600,34 +568,28 @@ export async function* parseUsfx(
     if (booksSeen === 0) {
       throw new UsfxError("no_books", source, "USFX sem livros: nenhum elemento <book> encontrado");
     }
-    if (ready.length > 0) yield* takeReady();
+    yield* ready.splice(0);
     completed = true;
   } finally {
     if (!completed && isDestroyable(input)) input.destroy();
   }
 }
 
+const GZIP_BROKEN = "arquivo gzip corrompido ou truncado";
+/** Reading errors by Node's error code. */
+const IO_DETAILS: ReadonlyMap<unknown, string> = new Map([
+  ["ENOENT", "arquivo não encontrado"],
+  ["EACCES", "sem permissão para ler o arquivo"],
+  ["EPERM", "sem permissão para ler o arquivo"],
+  ["EISDIR", "o caminho é um diretório, não um arquivo"],
+  ["Z_DATA_ERROR", GZIP_BROKEN],
+  ["Z_BUF_ERROR", GZIP_BROKEN],
+  ["Z_STREAM_ERROR", GZIP_BROKEN],
+]);
+
 function ioError(source: string, err: unknown): UsfxError {
-  const code = (err as { code?: unknown } | null)?.code;
-  let detail: string;
-  switch (code) {
-    case "ENOENT":
-      detail = "arquivo não encontrado";
-      break;
-    case "EACCES":
-    case "EPERM":
-      detail = "sem permissão para ler o arquivo";
-      break;
-    case "EISDIR":
-      detail = "o caminho é um diretório, não um arquivo";
-      break;
-    case "Z_DATA_ERROR":
-    case "Z_BUF_ERROR":
-    case "Z_STREAM_ERROR":
-      detail = "arquivo gzip corrompido ou truncado";
-      break;
-    default:
-      detail = `falha de leitura: ${err instanceof Error ? err.message : String(err)}`;
-  }
+  const detail =
+    IO_DETAILS.get((err as { code?: unknown } | null)?.code) ??
+    `falha de leitura: ${err instanceof Error ? err.message : String(err)}`;
   return new UsfxError("io", source, `erro de leitura: ${detail}`, undefined, { cause: err });
 }
