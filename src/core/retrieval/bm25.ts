@@ -121,8 +121,7 @@ export class Bm25Index {
   }
 
   private idfOf(df: number): number {
-    if (df === 0) return 0;
-    return Math.log(1 + (this.documentCount - df + 0.5) / (df + 0.5));
+    return df === 0 ? 0 : Math.log(1 + (this.documentCount - df + 0.5) / (df + 0.5));
   }
 
   /**
@@ -131,16 +130,16 @@ export class Bm25Index {
    * `allowed`, when given, restricts the hits to documents it accepts (collections, sources).
    */
   search(query: readonly WeightedTerm[], limit: number, allowed?: (doc: number) => boolean): Bm25Hit[] {
-    const merged = mergeTerms(query);
-    if (merged.length === 0 || limit <= 0) return [];
+    // The merged terms that score, with their ids (absent from the corpus or weight ≤ 0: left out).
+    const terms = mergeTerms(query).flatMap(({ term, weight }) => {
+      const id = weight > 0 ? this.vocabulary.idOf(term) : -1;
+      return id < 0 ? [] : [{ term, weight, id }];
+    });
+    if (terms.length === 0 || limit <= 0) return [];
     const { k1 } = this.params;
     const { scratch: scores, touched, candidateScores, norms, docs, freqs, offsets } = this;
-    // Term ids of the merged terms that score (-1: absent from the corpus or weight ≤ 0).
-    const ids = merged.map(({ term, weight }) => (weight > 0 ? this.vocabulary.idOf(term) : -1));
     let touchedCount = 0;
-    merged.forEach(({ weight }, termIndex) => {
-      const id = ids[termIndex]!;
-      if (id < 0) return;
+    for (const { weight, id } of terms) {
       const start = offsets[id]!;
       const end = offsets[id + 1]!;
       const idf = this.idfOf(end - start) * weight;
@@ -151,7 +150,7 @@ export class Bm25Index {
         if (scores[doc] === 0) touched[touchedCount++] = doc;
         scores[doc]! += contribution;
       }
-    });
+    }
     // Candidates are compacted into the front of `touched`, their scores kept aside.
     let count = 0;
     for (let i = 0; i < touchedCount; i++) {
@@ -164,11 +163,7 @@ export class Bm25Index {
     }
     return bestOf(touched, candidateScores, count, limit).map((at) => {
       const doc = touched[at]!;
-      const matchedTerms: string[] = [];
-      merged.forEach(({ term }, termIndex) => {
-        const id = ids[termIndex]!;
-        if (id >= 0 && containsDoc(docs, offsets[id]!, offsets[id + 1]!, doc)) matchedTerms.push(term);
-      });
+      const matchedTerms = terms.filter(({ id }) => containsDoc(docs, offsets[id]!, offsets[id + 1]!, doc)).map(({ term }) => term);
       return { doc, score: candidateScores[at]!, matchedTerms };
     });
   }

@@ -9,7 +9,7 @@ import { asksForGuidance, isSituation, pointsAtText, recallsStory, speaksInFirst
 import { topicVerses, type TopicalIndex, type TopicSelection } from "./topical-index.js";
 import { stretchMasses, stretchScratch, type StretchScratch } from "./stretches.js";
 import type { SearchMode } from "./dense-side.js";
-import { derivationalRoot, MAX_EXPANSION_DOC_SHARE, type LexicalSettings } from "./lexical-side.js";
+import { derivationalRoot, type LexicalSettings } from "./lexical-side.js";
 import { UnitSearch, type FirstFusion, type FusedUnit, type UnitSearchDependencies, type UnitShape } from "./unit-search.js";
 
 export type { SearchMode };
@@ -320,7 +320,7 @@ export class SearchEngine {
 
   versificationOf(source = this.primarySource): Versification {
     const books = source ? this.versification.get(source) : undefined;
-    return new Map([...(books ?? new Map<string, number[]>())].map(([book, chapters]) => [book, Array.from(chapters, (n) => n ?? 0)]));
+    return new Map([...(books ?? [])].map(([book, chapters]) => [book, Array.from(chapters, (n) => n ?? 0)]));
   }
 
   /** `versificationOf`, built once per source for the engine's own reads (never handed out). */
@@ -410,12 +410,11 @@ export class SearchEngine {
           reference: formatReference(reference),
           ok: validity.ok,
         };
+        lookups.push(lookup);
         if (!validity.ok) {
           lookup.message = validity.message;
-          lookups.push(lookup);
           continue;
         }
-        lookups.push(lookup);
         for (const coordinate of expandReference(reference, versification)) {
           const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
           if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
@@ -502,12 +501,9 @@ export class SearchEngine {
     if (own.length === 0) return [];
     if (this.settings.themeFamilyWeight > 0) {
       const taken = new Set([...own.map((t) => t.term), ...expansions.map((t) => t.term)]);
-      const maxDf = lexical.documentCount * MAX_EXPANSION_DOC_SHARE;
       for (const word of splitWords(theme)) {
         for (const term of lexical.families().get(derivationalRoot(foldAccents(word)) ?? "") ?? []) {
-          if (taken.has(term)) continue;
-          const df = lexical.index.documentFrequency(term);
-          if (df === 0 || df > maxDf) continue;
+          if (taken.has(term) || !lexical.usableExpansion(term)) continue;
           taken.add(term);
           expansions.push({ term, weight: this.settings.themeFamilyWeight });
         }
@@ -681,9 +677,7 @@ function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32A
 
 /** The query with the reference spans blanked out, so "o que diz João 3:16?" searches "o que diz". */
 function stripSpans(query: string, spans: readonly { start: number; end: number }[]): string {
-  let out = query;
-  for (const span of [...spans].sort((a, b) => b.start - a.start)) {
-    out = `${out.slice(0, span.start)} ${out.slice(span.end)}`;
-  }
-  return out;
+  return [...spans]
+    .sort((a, b) => b.start - a.start)
+    .reduce((out, span) => `${out.slice(0, span.start)} ${out.slice(span.end)}`, query);
 }

@@ -7,7 +7,7 @@
  */
 import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
 import { nameShares, wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
-import { Bm25Index, type WeightedTerm } from "./bm25.js";
+import { Bm25Index, type Bm25Hit, type WeightedTerm } from "./bm25.js";
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf } from "./query-frame.js";
 
@@ -79,7 +79,7 @@ export interface LexicalQuery {
 }
 
 /** An expansion term in more than this share of units is too common to help. */
-export const MAX_EXPANSION_DOC_SHARE = 0.01;
+const MAX_EXPANSION_DOC_SHARE = 0.01;
 
 /** One collection's (or one silo's) lexical side: its indexes, built at load, and its query reading. */
 export class LexicalSide {
@@ -124,9 +124,7 @@ export class LexicalSide {
   families(): Map<string, Set<string>> {
     if (this.familyIndex) return this.familyIndex;
     const families = new Map<string, Set<string>>();
-    const words = new Set<string>();
-    for (const unit of this.units) for (const word of splitWords(unit.text)) words.add(word);
-    for (const word of words) {
+    for (const word of new Set(this.units.flatMap((unit) => splitWords(unit.text)))) {
       const root = derivationalRoot(foldAccents(word));
       if (!root) continue;
       const terms = analyze(word);
@@ -153,6 +151,12 @@ export class LexicalSide {
     return this.corpusVocabulary;
   }
 
+  /** Whether an expansion term is one the corpus uses, and not so common that it carries no signal. */
+  usableExpansion(term: string): boolean {
+    const df = this.index.documentFrequency(term);
+    return df > 0 && df <= this.index.documentCount * MAX_EXPANSION_DOC_SHARE;
+  }
+
   /** The asker's own analysed terms (weight 1, less for short stems and frame words), the lexicon expansions (lower weight) and the exact words. */
   query(text: string): LexicalQuery {
     const { settings } = this;
@@ -162,19 +166,14 @@ export class LexicalSide {
     const expander = this.options.expander;
     if (expander && settings.expansionWeight > 0) {
       const taken = new Set(own);
-      const maxDf = this.index.documentCount * MAX_EXPANSION_DOC_SHARE;
       for (const word of splitWords(text)) {
         let added = 0;
         for (const related of expander.expand(word)) {
           if (added >= settings.expansionsPerWord) break;
-          // Only expansions the corpus uses, and not so common that they carry no signal.
+          // An expansion counts only when every new term of it is usable.
           const candidates = analyze(related).filter((term) => !taken.has(term));
-          const usable = candidates.filter((term) => {
-            const df = this.index.documentFrequency(term);
-            return df > 0 && df <= maxDf;
-          });
-          if (usable.length === 0 || usable.length !== candidates.length) continue;
-          for (const term of usable) {
+          if (candidates.length === 0 || !candidates.every((term) => this.usableExpansion(term))) continue;
+          for (const term of candidates) {
             taken.add(term);
             expansions.push({ term, weight: settings.expansionWeight });
           }
@@ -208,28 +207,24 @@ export class LexicalSide {
    */
   hits(text: string, depth: number): Map<number, LexicalScore> {
     const scores = new Map<number, LexicalScore>();
+    /** Adds a hit's score to its unit's entry, or starts the entry with the terms given. */
+    const add = (hit: Bm25Hit, matchedTerms: string[]) => {
+      const entry = scores.get(hit.doc);
+      if (entry) entry.score += hit.score;
+      else scores.set(hit.doc, { score: hit.score, matchedTerms });
+    };
     const { own, expansions, exact } = this.query(text);
     // Expansions, exact-word and phrase signals only refine a query that has words of its
     // own: a stopword-only query gives nothing.
     if (own.length === 0) return scores;
-    for (const hit of this.index.search([...own, ...expansions], depth)) {
-      scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
-    }
-    for (const hit of exact.length > 0 ? this.exact().search(exact, depth) : []) {
-      const entry = scores.get(hit.doc);
-      if (entry) entry.score += hit.score;
-      else scores.set(hit.doc, { score: hit.score, matchedTerms: hit.matchedTerms });
-    }
+    for (const hit of this.index.search([...own, ...expansions], depth)) add(hit, hit.matchedTerms);
+    for (const hit of exact.length > 0 ? this.exact().search(exact, depth) : []) add(hit, hit.matchedTerms);
     if (this.phrases) {
       const frame = this.settings.frameWordWeight < 1 ? frameWordsOf(text) : new Set<string>();
       const bigrams = wordBigrams(text)
         .filter((bigram) => !bigram.split(" ").some((word) => frame.has(word)))
         .map((term) => ({ term, weight: this.settings.phraseWeight }));
-      for (const hit of this.phrases.search(bigrams, depth)) {
-        const entry = scores.get(hit.doc);
-        if (entry) entry.score += hit.score;
-        else scores.set(hit.doc, { score: hit.score, matchedTerms: [] });
-      }
+      for (const hit of this.phrases.search(bigrams, depth)) add(hit, []);
     }
     return scores;
   }

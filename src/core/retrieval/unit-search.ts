@@ -260,9 +260,7 @@ export class UnitSearch<U extends LexicalUnit> {
 
   /** How many units of the collection, whatever their silo, have an analysed term. */
   private termDocuments(term: string): number {
-    let count = 0;
-    for (const silo of this.silos) count += silo.lexical.index.documentFrequency(term);
-    return count;
+    return this.silos.reduce((count, silo) => count + silo.lexical.index.documentFrequency(term), 0);
   }
 }
 

@@ -55,7 +55,7 @@ export class VectorIndex {
 
   /** The best `limit` documents with similarity ≥ `minSimilarity`, best first, ties by id. */
   search(query: Float32Array, limit: number, minSimilarity: number, allowed?: (doc: number) => boolean): VectorHit[] {
-    if (limit <= 0 || isZero(query)) return [];
+    if (limit <= 0 || query.every((x) => x === 0)) return [];
     return this.screen ? this.screenedSearch(this.screen, query, limit, minSimilarity, allowed) : this.fullSearch(query, limit, minSimilarity, allowed);
   }
 
@@ -93,8 +93,7 @@ export class VectorIndex {
       if (dot < minSimilarity || dot === 0) continue;
       best.push({ doc: candidates[i]!, similarity: dot });
     }
-    best.sort(byBest);
-    return best.slice(0, limit);
+    return best.sort(byBest).slice(0, limit);
   }
 
   /** Every row scored with the f32 kernel. */
@@ -115,18 +114,12 @@ export class VectorIndex {
         floor = Math.max(minSimilarity, best[limit - 1]!.similarity);
       }
     }
-    best.sort(byBest);
-    return best.slice(0, limit);
+    return best.sort(byBest).slice(0, limit);
   }
 }
 
 function byBest(a: VectorHit, b: VectorHit): number {
   return b.similarity - a.similarity || a.doc - b.doc;
-}
-
-function isZero(vector: Float32Array): boolean {
-  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) return false;
-  return true;
 }
 
 /** The `capacity` largest numbers pushed so far, smallest on top. */
