@@ -80,9 +80,8 @@ export async function loadVerses(store: Pick<UnitStore, "loadUnits">): Promise<S
 
 /** Non-empty verses without a vector under `model`, ordered by source, then position. */
 export async function versesMissingVectors(store: Pick<UnitStore, "unitsMissingVectors">, model: string): Promise<MissingVector[]> {
-  return (await store.unitsMissingVectors(model)).map((unit) => {
-    const verse = verseOfUnit(unit);
-    return { id: verse.id, text: verse.text, contextBefore: verse.contextBefore, contextAfter: verse.contextAfter };
-  });
+  return (await store.unitsMissingVectors(model))
+    .map(verseOfUnit)
+    .map(({ id, text, contextBefore, contextAfter }) => ({ id, text, contextBefore, contextAfter }));
 }
 

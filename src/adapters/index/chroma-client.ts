@@ -14,8 +14,7 @@ import { StoreError } from "./store.js";
  * Only the few calls the store makes are typed here, so the project type-checks without it.
  */
 
-export type ChromaMetadataValue = string | number | boolean | null;
-export type ChromaMetadata = Record<string, ChromaMetadataValue>;
+export type ChromaMetadata = Record<string, string | number | boolean | null>;
 export type ChromaInclude = "documents" | "metadatas" | "embeddings";
 export type ChromaWhere = Record<string, unknown>;
 

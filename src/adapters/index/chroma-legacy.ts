@@ -1,5 +1,5 @@
-import type { ChromaGetResult, ChromaMetadata } from "./chroma-client.js";
-import { PLACEHOLDER, type ChromaRecordsIn } from "./chroma-space.js";
+import type { ChromaGetResult, ChromaMetadata, ChromaRecords } from "./chroma-client.js";
+import { PLACEHOLDER } from "./chroma-space.js";
 import type { IndexMigration } from "./store.js";
 
 /** A version-1 space as the migration reads and rewrites it (ChromaUnitStore gives these, over its own requests). */
@@ -11,19 +11,17 @@ export interface LegacySpace {
   /** The meta records of one kind (`source`, `document`). */
   metaRecords(kind: string): Promise<ChromaMetadata[]>;
   putSources(records: ChromaMetadata[]): Promise<void>;
-  writeUnits(records: ChromaRecordsIn): Promise<void>;
+  writeUnits(records: ChromaRecords): Promise<void>;
   /** Deletes the version-1 meta records of a kind and the version-1 units collection. */
   dropLegacy(kind: string): Promise<void>;
 }
-
 
 const VERSE_FIELDS = ["book", "bookName", "canonical", "chapter", "verse", "verseEnd", "contextBefore", "contextAfter"] as const;
 const CHUNK_FIELDS = ["title", "body", "page", "pageEnd"] as const;
 
 function pick(metadata: ChromaMetadata, keys: readonly string[]): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const key of keys) if (metadata[key] !== undefined && metadata[key] !== null) fields[key] = metadata[key];
-  return fields;
+  const present = keys.filter((key) => metadata[key] !== undefined && metadata[key] !== null);
+  return Object.fromEntries(present.map((key) => [key, metadata[key]]));
 }
 
 /**
@@ -58,7 +56,7 @@ export async function migrateLegacyChroma(space: LegacySpace): Promise<IndexMigr
       };
     }),
   );
-  const units: ChromaRecordsIn = { ids: [], embeddings: [], metadatas: [], documents: [] };
+  const units: ChromaRecords = { ids: [], embeddings: [], metadatas: [], documents: [] };
   legacy.ids.forEach((id, i) => {
     const metadata = legacy.metadatas[i];
     if (!metadata) return;

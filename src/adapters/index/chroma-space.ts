@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ChromaClientLike, ChromaCollection, ChromaGetResult, ChromaInclude, ChromaMetadata } from "./chroma-client.js";
+import type { ChromaClientLike, ChromaCollection, ChromaGetResult, ChromaInclude, ChromaMetadata, ChromaRecords } from "./chroma-client.js";
 import { StoreError, type IndexLock, type LockAttempt } from "./store.js";
 
 /**
@@ -31,8 +31,6 @@ const MODEL_PART_CHARS = 1 << 20;
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Small reads (manifest, sources, counts) that health checks and /api/status wait on. */
 export const QUICK_TIMEOUT_MS = 10_000;
-
-export type ChromaRecordsIn = { ids: string[]; embeddings?: number[][]; metadatas?: ChromaMetadata[]; documents?: string[] };
 
 class RequestTimeout extends Error {}
 
@@ -162,7 +160,7 @@ export abstract class ChromaSpace {
   }
 
   /** Writes records in requests of at most the server's batch size, in order. */
-  protected async write(name: string, what: string, mode: "upsert" | "update", records: ChromaRecordsIn, metadata?: ChromaMetadata): Promise<void> {
+  protected async write(name: string, what: string, mode: "upsert" | "update", records: ChromaRecords, metadata?: ChromaMetadata): Promise<void> {
     const size = await this.batchSize();
     for (let start = 0; start < records.ids.length; start += size) {
       const slice = <T>(values: T[] | undefined) => values?.slice(start, start + size);

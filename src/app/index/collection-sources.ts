@@ -58,31 +58,24 @@ export function discoverCollections(
   }
   for (const entry of entries) {
     if (entry.name.startsWith(".") || !entry.isDirectory()) continue;
+    const skip = (code: string, reason: string) =>
+      onWarning?.({
+        code,
+        sourceId: entry.name,
+        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: ${reason}`,
+      });
     if (!COLLECTION_NAME.test(entry.name)) {
-      onWarning?.({
-        code: "collection_name_invalid",
-        sourceId: entry.name,
-        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: o nome de uma coleção só pode ter letras sem acento, números, _ e - (até 64 caracteres).`,
-      });
-      continue;
+      skip("collection_name_invalid", "o nome de uma coleção só pode ter letras sem acento, números, _ e - (até 64 caracteres).");
+    } else if (isBibleCollection(entry.name)) {
+      skip("collection_name_reserved", `"${BIBLE_COLLECTION}" é o nome da Bíblia; renomeie a pasta.`);
+    } else if (mysqlName !== undefined && entry.name.toLowerCase() === mysqlName.toLowerCase()) {
+      skip(
+        "collection_name_conflict",
+        `a coleção "${mysqlName}" é a da tabela MySQL (MYSQL_COLLECTION); renomeie a pasta ou mude MYSQL_COLLECTION.`,
+      );
+    } else {
+      sources.push({ kind: "folder", name: entry.name, dir: path.join(settings.COLLECTIONS_DIR, entry.name) });
     }
-    if (isBibleCollection(entry.name)) {
-      onWarning?.({
-        code: "collection_name_reserved",
-        sourceId: entry.name,
-        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: "${BIBLE_COLLECTION}" é o nome da Bíblia; renomeie a pasta.`,
-      });
-      continue;
-    }
-    if (mysqlName !== undefined && entry.name.toLowerCase() === mysqlName.toLowerCase()) {
-      onWarning?.({
-        code: "collection_name_conflict",
-        sourceId: entry.name,
-        message: `Pasta "${entry.name}" ignorada em ${settings.COLLECTIONS_DIR}: a coleção "${mysqlName}" é a da tabela MySQL (MYSQL_COLLECTION); renomeie a pasta ou mude MYSQL_COLLECTION.`,
-      });
-      continue;
-    }
-    sources.push({ kind: "folder", name: entry.name, dir: path.join(settings.COLLECTIONS_DIR, entry.name) });
   }
   if (settings.MYSQL_URL && mysqlName !== undefined) {
     sources.push({ kind: "mysql", name: mysqlName, url: settings.MYSQL_URL, table: settings.MYSQL_TABLE });
@@ -112,9 +105,7 @@ export async function readSourceDocuments(
   }
   return readMysqlLessons(
     { url: source.url, collection: source.name, ...(source.table === undefined ? {} : { table: source.table }) },
-    {
-      maxContentChars: settings.MAX_CONTENT_CHARS,
-      onWarning: (warning) => onWarning({ code: warning.code, sourceId: warning.sourceId, message: warning.message }),
-    },
+    // A MySQL warning is already { code, sourceId, message }.
+    { maxContentChars: settings.MAX_CONTENT_CHARS, onWarning },
   );
 }

@@ -6,7 +6,7 @@
 import type { UnitStore } from "../../adapters/index/store.js";
 import { loadChunks } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
-import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch, type DocumentSearchSettings } from "../../core/retrieval/document-search.js";
+import { DEFAULT_DOCUMENT_SEARCH_SETTINGS, DocumentSearch } from "../../core/retrieval/document-search.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { loadDenseSide, parseDenseChoice, type DenseKind } from "../index/dense.js";
 import { retrievalSettingsFrom } from "./load-engine.js";
@@ -30,11 +30,6 @@ export type CollectionLoadSettings = Pick<
   Settings,
   "EMBEDDING_MODEL" | "TOP_K" | "CANDIDATE_MULTIPLIER" | "MAX_KEYWORD_ONLY" | "MIN_SIMILARITY"
 >;
-
-/** The search settings from the environment (the same TOP_K… as the Bible); BM25 and weights keep their defaults. */
-export function documentSearchSettings(settings: Omit<CollectionLoadSettings, "EMBEDDING_MODEL">): DocumentSearchSettings {
-  return { ...DEFAULT_DOCUMENT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings) };
-}
 
 /**
  * Builds the search of collection `name` from its store. A chunk without a vector gets a zero
@@ -63,15 +58,15 @@ export async function loadCollection(
       ...("embedder" in dense ? { embedder: dense.embedder } : { denseUnavailableReason: dense.reason }),
       ...(scope ? { scope: { lexicons: scope.lexicons, model: scope.model } } : {}),
     },
-    documentSearchSettings(settings),
+    // The same TOP_K… as the Bible, from the environment; BM25 and weights keep their defaults.
+    { ...DEFAULT_DOCUMENT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings) },
   );
-  const loaded: LoadedCollection = {
+  return {
     name,
     search,
     documents: (await store.listSources()).length,
     chunks: chunks.length,
     dense: "reason" in dense ? "off" : choice.kind === "transformers" ? "transformers" : "lsa",
+    ...("reason" in dense ? { denseOffReason: dense.reason } : {}),
   };
-  if ("reason" in dense) loaded.denseOffReason = dense.reason;
-  return loaded;
 }

@@ -30,10 +30,6 @@ export function retrievalSettingsFrom(
   };
 }
 
-export function searchSettingsFrom(settings: Settings, overrides: Partial<SearchSettings> = {}): SearchSettings {
-  return { ...DEFAULT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings), ...overrides };
-}
-
 /**
  * Builds the search engine from the store: verses and their persisted terms (the BM25
  * index is rebuilt from them, so it exists whenever the verses do) and the vectors of the
@@ -57,17 +53,16 @@ export async function loadEngine(
   const dense = await loadDenseSide(store, BIBLE_DENSE_SERVING, stored, parseDenseChoice(settings.EMBEDDING_MODEL));
   const embedder = "embedder" in dense ? dense.embedder : undefined;
   const denseOffReason = "reason" in dense ? dense.reason : undefined;
-  const sources = new Set(stored.map((verse) => verse.source));
   const engine = new SearchEngine(
     verses,
     "matrix" in dense ? dense.matrix : undefined,
     {
       embedder,
       denseUnavailableReason: denseOffReason,
-      primarySource: sources.has(PRIMARY_SOURCE) ? PRIMARY_SOURCE : stored[0]?.source,
+      primarySource: stored.some((verse) => verse.source === PRIMARY_SOURCE) ? PRIMARY_SOURCE : stored[0]?.source,
       ...extra,
     },
-    searchSettingsFrom(settings, extra.searchSettings),
+    { ...DEFAULT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings), ...extra.searchSettings },
   );
   return { engine, embedder, denseOffReason, lexicalReady: true };
 }

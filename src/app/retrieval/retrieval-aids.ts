@@ -49,12 +49,9 @@ export async function loadRetrievalAids(): Promise<RetrievalAids> {
     scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
     crossLinks: {
       strongest: (book, chapter, verse, limit) =>
-        crossReferences.strongest(book, chapter, verse, limit).map((link) => ({
-          book: link.book,
-          chapter: link.chapter,
-          verse: link.verse,
-          votes: link.votes,
-        })),
+        crossReferences
+          .strongest(book, chapter, verse, limit)
+          .map((link) => ({ book: link.book, chapter: link.chapter, verse: link.verse, votes: link.votes })),
       inboundVotes: (book, chapter, verse) => crossReferences.inboundVotes(book, chapter, verse),
     },
   };

@@ -107,15 +107,8 @@ export interface IndexedChunk extends DocumentChunk {
   terms: readonly string[];
 }
 
-/** One search result over a collection. */
-export interface DocumentHit extends ChunkPlace {
-  collection: string;
-  discipline: string;
-  slug: string;
-  /** Chunk text as indexed (title line, block in chunk 0, body words). */
-  text: string;
-  body: string;
-  metaText?: string;
+/** One search result over a collection: the chunk (its text as indexed) without its terms, and how it was found. */
+export interface DocumentHit extends Omit<IndexedChunk, "terms"> {
   /** Human citation ("Apostila X, p. 12", "A Trindade (teologia/a-trindade.md, trecho 2)"). */
   citation: string;
   /** Which sides found it. */

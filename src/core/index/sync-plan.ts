@@ -53,8 +53,7 @@ export function planSync<V extends IndexedVersion>(indexed: readonly V[], offere
   const offeredIds = new Set(offered.map((version) => version.id));
   const steps = offered.map(({ id, sha256 }): SyncStep<V> => {
     const current = byId.get(id);
-    if (!current) return { id, action: "add" };
-    return { id, action: actionFor(current, sha256, options), indexed: current };
+    return current ? { id, action: actionFor(current, sha256, options), indexed: current } : { id, action: "add" };
   });
   return { steps, removed: indexed.filter((version) => !offeredIds.has(version.id)).map((version) => version.id) };
 }

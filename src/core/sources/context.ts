@@ -10,15 +10,6 @@ export interface VerseWithContext extends Verse, ContextText {
   window: string;
 }
 
-function joinNonEmpty(parts: readonly string[]): string {
-  let out = "";
-  for (const part of parts) {
-    if (part === "") continue;
-    out = out === "" ? part : `${out} ${part}`;
-  }
-  return out;
-}
-
 /**
  * Gives every verse `windowSize` neighbours on each side, taken from the same source and the
  * same book (a run of consecutive verses with equal `source` and `book`), crossing chapter
@@ -45,11 +36,7 @@ export function buildContextWindows(
   while (start < verses.length) {
     const first = verses[start]!;
     let end = start + 1;
-    while (end < verses.length) {
-      const next = verses[end]!;
-      if (next.source !== first.source || next.book !== first.book) break;
-      end++;
-    }
+    while (end < verses.length && verses[end]!.source === first.source && verses[end]!.book === first.book) end++;
 
     // Non-empty texts of the run, and for each verse how many of them precede it.
     const texts: string[] = [];
@@ -64,16 +51,10 @@ export function buildContextWindows(
       const verse = verses[i]!;
       const before = precedingNonEmpty[i - start]!;
       const afterFrom = verse.text === "" ? before : before + 1;
-      const contextBefore =
-        windowSize === 0 ? "" : texts.slice(Math.max(0, before - windowSize), before).join(" ");
-      const contextAfter =
-        windowSize === 0 ? "" : texts.slice(afterFrom, afterFrom + windowSize).join(" ");
-      result[i] = {
-        ...verse,
-        contextBefore,
-        contextAfter,
-        window: joinNonEmpty([contextBefore, verse.text, contextAfter]),
-      };
+      const contextBefore = texts.slice(Math.max(0, before - windowSize), before).join(" ");
+      const contextAfter = texts.slice(afterFrom, afterFrom + windowSize).join(" ");
+      const window = [contextBefore, verse.text, contextAfter].filter((part) => part !== "").join(" ");
+      result[i] = { ...verse, contextBefore, contextAfter, window };
     }
     start = end;
   }
