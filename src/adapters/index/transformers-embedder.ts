@@ -86,7 +86,6 @@ type FeatureExtractor = {
 
 /** Lazy, so the rest of the app starts without loading onnxruntime. */
 const importTransformers = () => import("@huggingface/transformers");
-type TransformersLibrary = Awaited<ReturnType<typeof importTransformers>>;
 
 /**
  * transformers.js configuration lives in a module-level `env` object; loads are serialised
@@ -123,14 +122,11 @@ async function load(options: TransformersEmbedderOptions): Promise<Embedder> {
   const folder = await resolveLocalFolder(model);
   if (folder) await checkLocalFolder(label, folder, dtype);
 
-  let transformers: TransformersLibrary;
-  try {
-    transformers = await importTransformers();
-  } catch (error) {
+  const transformers = await importTransformers().catch((error: unknown) => {
     throw new EmbedderLoadError(label, `a biblioteca @huggingface/transformers não pôde ser carregada (${messageOf(error)})`, {
       cause: error,
     });
-  }
+  });
 
   const { env } = transformers;
   const allowRemote = folder ? false : (options.allowRemote ?? true);
@@ -143,25 +139,22 @@ async function load(options: TransformersEmbedderOptions): Promise<Embedder> {
   env.localModelPath = folder ? path.dirname(folder) + path.sep : defaultLocalModelPath;
   const cacheDir = options.cacheDir ? path.resolve(options.cacheDir) : undefined;
 
-  let extractor: FeatureExtractor;
-  try {
-    // The typed overloads of `pipeline` are too large for the compiler to check usefully here.
-    const pipeline = transformers.pipeline as unknown as (
-      task: "feature-extraction",
-      model: string,
-      options: Record<string, unknown>,
-    ) => Promise<FeatureExtractor>;
-    extractor = await pipeline("feature-extraction", folder ?? model, {
-      dtype,
-      device: "cpu",
-      local_files_only: !allowRemote,
-      ...(cacheDir ? { cache_dir: cacheDir } : {}),
-    });
-  } catch (error) {
+  // The typed overloads of `pipeline` are too large for the compiler to check usefully here.
+  const pipeline = transformers.pipeline as unknown as (
+    task: "feature-extraction",
+    model: string,
+    options: Record<string, unknown>,
+  ) => Promise<FeatureExtractor>;
+  const extractor = await pipeline("feature-extraction", folder ?? model, {
+    dtype,
+    device: "cpu",
+    local_files_only: !allowRemote,
+    ...(cacheDir ? { cache_dir: cacheDir } : {}),
+  }).catch((error: unknown) => {
     throw new EmbedderLoadError(label, describeLoadFailure(error, { local: folder !== undefined, allowRemote, cacheDir }), {
       cause: error,
     });
-  }
+  });
 
   const run = async (texts: string[]): Promise<Float32Array[]> => {
     let output = await extractor(texts, { pooling, normalize });
@@ -171,16 +164,12 @@ async function load(options: TransformersEmbedderOptions): Promise<Embedder> {
       throw new Error(`saída inesperada do modelo: dimensões [${output.dims.join(", ")}] para ${texts.length} textos`);
     }
     const data = output.data;
-    const vectors: Float32Array[] = [];
-    for (let row = 0; row < rows; row++) {
-      // Copies, so callers never share (or pin) the batch buffer.
-      vectors.push(
-        data instanceof Float32Array
-          ? data.slice(row * width, (row + 1) * width)
-          : Float32Array.from({ length: width }, (_, column) => data[row * width + column]!),
-      );
-    }
-    return vectors;
+    // Copies, so callers never share (or pin) the batch buffer.
+    return Array.from({ length: rows }, (_, row) =>
+      data instanceof Float32Array
+        ? data.slice(row * width, (row + 1) * width)
+        : Float32Array.from({ length: width }, (_, column) => data[row * width + column]!),
+    );
   };
 
   let dimensions: number;
@@ -194,17 +183,8 @@ async function load(options: TransformersEmbedderOptions): Promise<Embedder> {
     });
   }
 
-  const id = embedderId({
-    name: folder ? path.basename(folder) : model,
-    pooling,
-    normalize,
-    dtype,
-    queryPrefix,
-    documentPrefix,
-  });
-
   return {
-    id,
+    id: embedderId({ name: folder ? path.basename(folder) : model, pooling, normalize, dtype, queryPrefix, documentPrefix }),
     dimensions,
     async embed(texts: readonly string[], kind: EmbedKind): Promise<Float32Array[]> {
       const prefix = kind === "query" ? queryPrefix : documentPrefix;
@@ -237,29 +217,17 @@ export function embedderId(parts: {
   return id;
 }
 
-function looksLikePath(model: string): boolean {
-  return (
-    path.isAbsolute(model) ||
-    model === "." ||
-    model === ".." ||
-    model.startsWith("./") ||
-    model.startsWith("../") ||
-    model.startsWith(".\\") ||
-    model.startsWith("..\\") ||
-    model.startsWith("~")
-  );
-}
+/** ".", "..", or a path starting with "./", "../" (either slash) or "~". */
+const RELATIVE_PATH = /^(?:\.\.?(?:[/\\]|$)|~)/;
+
+/** A file's stats, or undefined when it cannot be read (missing, no permission, ...). */
+const statOrUndefined = (file: string) => stat(file).catch(() => undefined);
 
 /** The absolute folder for a local model, or undefined for a hub id. */
 async function resolveLocalFolder(model: string): Promise<string | undefined> {
   const absolute = path.resolve(model);
-  if (looksLikePath(model)) return absolute;
-  try {
-    await stat(absolute);
-    return absolute;
-  } catch {
-    return undefined;
-  }
+  const local = path.isAbsolute(model) || RELATIVE_PATH.test(model) || (await statOrUndefined(absolute)) !== undefined;
+  return local ? absolute : undefined;
 }
 
 /** Fails fast, with the names of what is missing, before transformers.js gets involved. */
@@ -267,21 +235,13 @@ async function checkLocalFolder(label: string, folder: string, dtype: Transforme
   if (label.startsWith("~")) {
     throw new EmbedderLoadError(label, "o caminho começa com '~'; use um caminho absoluto ou relativo (o '~' não é expandido)");
   }
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(folder)).isDirectory();
-  } catch {
-    throw new EmbedderLoadError(label, `a pasta '${folder}' não existe`);
-  }
-  if (!isDirectory) throw new EmbedderLoadError(label, `'${folder}' não é uma pasta`);
+  const folderStats = await statOrUndefined(folder);
+  if (!folderStats) throw new EmbedderLoadError(label, `a pasta '${folder}' não existe`);
+  if (!folderStats.isDirectory()) throw new EmbedderLoadError(label, `'${folder}' não é uma pasta`);
 
   const missing: string[] = [];
   for (const file of requiredModelFiles(dtype)) {
-    try {
-      if (!(await stat(path.join(folder, file))).isFile()) missing.push(file);
-    } catch {
-      missing.push(file);
-    }
+    if (!(await statOrUndefined(path.join(folder, file)))?.isFile()) missing.push(file);
   }
   if (missing.length > 0) {
     const list = missing.map((file) => `'${file}'`).join(", ");

@@ -82,7 +82,6 @@ export function buildAccentRestorer(units: readonly { text: string }[]): AccentR
   }
   return (word) => {
     const candidate = best.get(word);
-    if (!candidate) return word;
-    return (counts.get(word) ?? 0) >= candidate.count ? word : candidate.word;
+    return candidate && candidate.count > (counts.get(word) ?? 0) ? candidate.word : word;
   };
 }

@@ -29,8 +29,9 @@ export function splitWords(text: string): string[] {
   return text.toLowerCase().match(WORD_PATTERN) ?? [];
 }
 
-function isIndexable(word: string, folded: string): boolean {
-  return !PURE_NUMBER.test(word) && !isStopword(folded);
+/** Whether a folded word is indexed (folding leaves digits alone: a pure number stays one). */
+function isIndexable(folded: string): boolean {
+  return !PURE_NUMBER.test(folded) && !isStopword(folded);
 }
 
 /**
@@ -38,12 +39,9 @@ function isIndexable(word: string, folded: string): boolean {
  * `tokenize("Coração")` is `["coracao"]`.
  */
 export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  for (const word of splitWords(text)) {
-    const folded = foldAccents(word);
-    if (isIndexable(word, folded)) tokens.push(folded);
-  }
-  return tokens;
+  return splitWords(text)
+    .map((word) => foldAccents(word))
+    .filter((folded) => isIndexable(folded));
 }
 
 /**
@@ -67,7 +65,7 @@ export function analyzeTokens(text: string, restoreAccents?: AccentRestorer): An
   const tokens: AnalyzedToken[] = [];
   for (const word of splitWords(text)) {
     const folded = foldAccents(word);
-    if (!isIndexable(word, folded)) continue;
+    if (!isIndexable(folded)) continue;
     const restored = restoreAccents && folded === word ? restoreAccents(word) : word;
     tokens.push({ term: analyzeWord(restored), surface: folded });
   }

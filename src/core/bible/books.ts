@@ -182,16 +182,12 @@ export function parseVerseId(id: string): { book: string; chapter: number; verse
 // ---------------------------------------------------------------------------------------------
 
 /** Lower-case, accent-free form of each UTF-16 unit below U+0250 (Latin); others map to themselves. */
-const FOLD_TABLE: readonly string[] = (() => {
-  const table: string[] = [];
-  for (let c = 0; c < 0x250; c++) {
-    const ch = String.fromCharCode(c);
-    const stripped = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-    table.push(stripped.length === 1 ? stripped : ch);
-  }
-  table[0xb0] = "º"; // degree sign, often typed for the masculine ordinal: "1° Samuel"
-  return table;
-})();
+const FOLD_TABLE: readonly string[] = Array.from({ length: 0x250 }, (_, c) => {
+  if (c === 0xb0) return "º"; // degree sign, often typed for the masculine ordinal: "1° Samuel"
+  const ch = String.fromCharCode(c);
+  const stripped = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return stripped.length === 1 ? stripped : ch;
+});
 
 const NEEDS_FOLD = /[A-Z\u00b0\u00c0-\u024f]/g;
 
@@ -233,13 +229,17 @@ function register(map: Map<string, AliasHit>, k: string, hit: AliasHit): void {
   if (!previous || (previous.abbreviation && !hit.abbreviation)) map.set(k, hit);
 }
 
-for (const book of BOOKS) {
-  const spellings: Array<[string, boolean]> = [
-    ...book.names.map((n): [string, boolean] => [n, false]),
-    ...book.abbreviations.map((a): [string, boolean] => [a, true]),
+/** A book's names and abbreviations as written (for numbered books, without the ordinal). */
+function stemSpellings(book: BookInfo): Array<{ text: string; abbreviation: boolean }> {
+  return [
+    ...book.names.map((text) => ({ text, abbreviation: false })),
+    ...book.abbreviations.map((text) => ({ text, abbreviation: true })),
   ];
-  for (const [spelling, abbreviation] of spellings) {
-    const k = key(spelling);
+}
+
+for (const book of BOOKS) {
+  for (const { text, abbreviation } of stemSpellings(book)) {
+    const k = key(text);
     STEMS.add(k);
     const hit: AliasHit = { book, abbreviation };
     if (book.ordinal !== undefined) register(NUMBERED, `${book.ordinal}|${k}`, hit);
@@ -290,27 +290,16 @@ export function ordinalPrefixes(n: 1 | 2 | 3): { glued: readonly string[]; space
   };
 }
 
+/** Folded spaced prefix ("i", "ii", "segunda") → its ordinal. */
+const SPACED_ORDINALS: ReadonlyMap<string, 1 | 2 | 3> = new Map(
+  ([1, 2, 3] as const).flatMap((n) => ordinalPrefixes(n).spaced.map((prefix) => [foldText(prefix), n] as const)),
+);
+
 /** Parses a folded ordinal prefix ("1", "1ª", "ii", "segunda") to its number, or undefined. */
 export function ordinalValue(foldedPrefix: string): 1 | 2 | 3 | undefined {
   const p = foldedPrefix.replace(/\.(?=[ªº])/, "");
   const m = /^([1-3])[ªºao]?$/.exec(p);
-  if (m) return Number(m[1]) as 1 | 2 | 3;
-  switch (p) {
-    case "i":
-    case "primeira":
-    case "primeiro":
-      return 1;
-    case "ii":
-    case "segunda":
-    case "segundo":
-      return 2;
-    case "iii":
-    case "terceira":
-    case "terceiro":
-      return 3;
-    default:
-      return undefined;
-  }
+  return m ? (Number(m[1]) as 1 | 2 | 3) : SPACED_ORDINALS.get(p);
 }
 
 const ORDINAL_AND_REST = /^(?:([1-3](?:[ªºao]|\.[ªº])?) ?|(i{1,3}|primeir[ao]|segund[ao]|terceir[ao]) )(.+)$/;
@@ -344,10 +333,7 @@ export function bookAliases(book: BookInfo): string[] {
 
 /** {@link bookAliases}, each flagged as abbreviation (may take a period) or full name. */
 export function bookSpellings(book: BookInfo): Array<{ text: string; abbreviation: boolean }> {
-  const stems = [
-    ...book.names.map((text) => ({ text, abbreviation: false })),
-    ...book.abbreviations.map((text) => ({ text, abbreviation: true })),
-  ];
+  const stems = stemSpellings(book);
   if (book.ordinal === undefined) return stems;
   const { glued, spaced } = ordinalPrefixes(book.ordinal);
   const out: Array<{ text: string; abbreviation: boolean }> = [];

@@ -90,7 +90,7 @@ export function evaluateRankings(
   for (const type of [...new Set(scored.map((s) => s.query.type))].sort()) {
     byType[type] = toJson(averageMetrics(scored.filter((s) => s.query.type === type).map((s) => s.metrics)), k);
   }
-  const report: EvalReport = {
+  return {
     queries: queries.length,
     mode,
     k,
@@ -105,9 +105,8 @@ export function evaluateRankings(
       hit: s.metrics.hit,
       top: s.ranked.slice(0, 3) as string[],
     })),
+    ...(refused ? { refusals: tallyRefusals(queries, refused) } : {}),
   };
-  if (refused) report.refusals = tallyRefusals(queries, refused);
-  return report;
 }
 
 function tallyRefusals(queries: readonly EvalQuery[], refused: readonly boolean[]): NonNullable<EvalReport["refusals"]> {

@@ -43,26 +43,10 @@ export class Int8Screen {
     this.rowL1 = new Float64Array(this.rows);
     this.rowNorm = new Float64Array(this.rows);
     for (let row = 0; row < this.rows; row++) {
-      const at = row * dimensions;
-      let largest = 0;
-      let squares = 0;
-      for (let d = 0; d < dimensions; d++) {
-        const value = matrix[at + d]!;
-        largest = Math.max(largest, Math.abs(value));
-        squares += value * value;
-      }
-      const scale = largest / 127;
-      let l1 = 0;
-      if (scale > 0) {
-        for (let d = 0; d < dimensions; d++) {
-          const level = Math.round(matrix[at + d]! / scale);
-          quantized[row * this.stride + d] = level;
-          l1 += Math.abs(level);
-        }
-      }
+      const { scale, l1, norm } = quantize(matrix, row * dimensions, dimensions, quantized, row * this.stride);
       this.rowScale[row] = scale;
       this.rowL1[row] = l1;
-      this.rowNorm[row] = Math.sqrt(squares);
+      this.rowNorm[row] = norm;
     }
   }
 
@@ -78,21 +62,8 @@ export class Int8Screen {
    * Scans every row: the exact dot product of row r with the query lies in [lower[r], upper[r]].
    */
   scan(query: Float32Array, lower: Float64Array, upper: Float64Array): void {
-    let largest = 0;
-    let squares = 0;
-    for (let d = 0; d < this.dimensions; d++) {
-      largest = Math.max(largest, Math.abs(query[d]!));
-      squares += query[d]! * query[d]!;
-    }
-    const scale = largest / 127;
-    let l1 = 0;
-    for (let d = 0; d < this.dimensions; d++) {
-      const level = scale > 0 ? Math.round(query[d]! / scale) : 0;
-      this.query[d] = level;
-      l1 += Math.abs(level);
-    }
+    const { scale, l1, norm: queryNorm } = quantize(query, 0, this.dimensions, this.query, 0);
     this.dotRows(0, this.queryOffset, this.rows, this.stride, this.outOffset);
-    const queryNorm = Math.sqrt(squares);
     const rounding = this.dimensions * 2 ** -20 * queryNorm;
     const fixed = 0.5 * l1 + 0.25 * this.dimensions;
     for (let row = 0; row < this.rows; row++) {
@@ -103,6 +74,35 @@ export class Int8Screen {
       upper[row] = estimate + error;
     }
   }
+}
+
+/**
+ * Writes values[start … start + dimensions) to out[outStart …] as levels −127..127 of one scale
+ * (largest |value| / 127; all levels 0 for a zero vector), and returns what the error bound
+ * needs: that scale, the levels' L1 norm and the values' Euclidean norm.
+ */
+function quantize(
+  values: Float32Array,
+  start: number,
+  dimensions: number,
+  out: Int8Array | Int16Array,
+  outStart: number,
+): { scale: number; l1: number; norm: number } {
+  let largest = 0;
+  let squares = 0;
+  for (let d = 0; d < dimensions; d++) {
+    const value = values[start + d]!;
+    largest = Math.max(largest, Math.abs(value));
+    squares += value * value;
+  }
+  const scale = largest / 127;
+  let l1 = 0;
+  for (let d = 0; d < dimensions; d++) {
+    const level = scale > 0 ? Math.round(values[start + d]! / scale) : 0;
+    out[outStart + d] = level;
+    l1 += Math.abs(level);
+  }
+  return { scale, l1, norm: Math.sqrt(squares) };
 }
 
 /** Rows padded to 16 bytes (one int8x16 load at a time). */
