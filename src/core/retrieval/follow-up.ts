@@ -79,12 +79,11 @@ const LOOK_BACK = 3;
 export function retrievalQuery(message: string, history: readonly AskedTurn[]): string {
   const question = withoutSmallTalk(message);
   if (!isFollowUp(question)) return question;
-  const asked = history
+  const standalone = history
     .filter((turn) => turn.role === "user" && smallTalkOf(turn.content) === undefined)
     .slice(-LOOK_BACK)
     .map((turn) => withoutSmallTalk(turn.content))
-    .reverse();
-  const standalone = asked.find((turn) => !isFollowUp(turn));
+    .findLast((turn) => !isFollowUp(turn));
   if (!standalone) return question;
   const added = wordsOf(question)
     .filter((word) => !CONVERSATION.has(word.folded) && !POINTING_BACK.has(word.folded))

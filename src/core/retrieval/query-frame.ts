@@ -23,21 +23,15 @@ const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set(FRAME_WORDS.map((word)
  */
 const SPEECH_FRAME = /^\s*(?:e\s+)?o\s+que\s+((?:[\p{L}-]+\s+){1,4}?)(?:diz|disse|dizem|disseram|fala|falou|falam|ensina|ensinou|ensinam|ensinaram)\s+(?:a\s+respeito\s+de|sobre|acerca\s+de)\s+/iu;
 
+/** A word of a query as frame words are compared: lowercase, without punctuation, folded. */
+const bareWord = (word: string) => foldAccents(word.toLowerCase().replace(/[^\p{L}-]/gu, ""));
+
 /** The words of a query that frame it (see above), folded and lowercase. */
 export function frameWordsOf(query: string): Set<string> {
-  const words = new Set<string>();
-  for (const word of query.split(/\s+/)) {
-    const bare = word.toLowerCase().replace(/[^\p{L}-]/gu, "");
-    if (isFrameWord(bare)) words.add(foldAccents(bare));
-  }
+  const words = new Set(query.split(/\s+/).map(bareWord).filter((word) => QUESTION_FRAME_WORDS.has(word)));
   const speech = SPEECH_FRAME.exec(query);
   if (speech) for (const word of speech[1]!.trim().split(/\s+/)) words.add(foldAccents(word.toLowerCase()));
   return words;
-}
-
-/** Whether a (lowercase) word is a question-frame word, accents or not. */
-export function isFrameWord(lowercaseWord: string): boolean {
-  return QUESTION_FRAME_WORDS.has(foldAccents(lowercaseWord));
 }
 
 /**
@@ -64,7 +58,7 @@ export function storyTerms(text: string): string[] {
 /** The query without its frame words (for the dense side), unless nothing else would be left. */
 export function withoutFrameWords(query: string, frame: ReadonlySet<string> = frameWordsOf(query)): string {
   const words = query.split(/\s+/).filter((word) => word !== "");
-  const content = words.filter((word) => !frame.has(foldAccents(word.toLowerCase().replace(/[^\p{L}-]/gu, ""))));
+  const content = words.filter((word) => !frame.has(bareWord(word)));
   return content.length > 0 && content.length < words.length ? content.join(" ") : query;
 }
 

@@ -115,20 +115,15 @@ export class TopicalIndex {
 
 /** The verses of matched topics as one list: each topic's first verse, then each one's second… without repeats. */
 export function topicVerses(matches: readonly TopicMatch[]): TopicVerse[] {
-  const seen = new Set<string>();
-  const out: TopicVerse[] = [];
   const longest = Math.max(0, ...matches.map((match) => match.topic.verses.length));
-  for (let rank = 0; rank < longest; rank++) {
-    for (const match of matches) {
-      const verse = match.topic.verses[rank];
-      if (!verse) continue;
-      const key = `${verse.book} ${verse.chapter}:${verse.verse}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(verse);
-    }
-  }
-  return out;
+  const byRank = Array.from({ length: longest }, (_, rank) => matches.flatMap((match) => match.topic.verses[rank] ?? []));
+  const seen = new Set<string>();
+  return byRank.flat().filter((verse) => {
+    const key = `${verse.book} ${verse.chapter}:${verse.verse}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export class TopicFileError extends Error {

@@ -137,6 +137,16 @@ const FIRST_PERSON = new Set(
   ["eu", "meu", "minha", "meus", "minhas", "estou", "sinto", "tenho", "sou", "comigo", "mim", "ando", "fui", "perdi", "tô", "to", "tou", "tava", "estava", "consigo", "preciso"].map(foldAccents),
 );
 
+/** Whether the collection has the word, as written or as the spelling a typo was read as. */
+export function isKnown(word: WordEvidence): boolean {
+  return word.status === "known" || word.status === "typo";
+}
+
+/** The words' specificities summed, in order. */
+export function specificitySum(words: readonly WordEvidence[]): number {
+  return words.reduce((sum, word) => sum + word.specificity, 0);
+}
+
 /** Prefix of the word-cue features: each analysed word of the question, learned as evidence either way. */
 export const CUE_PREFIX = "cue:";
 
@@ -191,12 +201,11 @@ export function textVocabulary(
 /** A lookup from each term to the folded words of the texts that analyse to it (built once per collection). */
 export function wordsByTerm(texts: readonly string[]): (term: string) => readonly string[] {
   let map: Map<string, string[]> | undefined;
-  const all = texts;
   return (term) => {
     if (!map) {
       map = new Map();
       const seen = new Set<string>();
-      for (const text of all) {
+      for (const text of texts) {
         for (const word of splitWords(text)) {
           if (seen.has(word)) continue;
           seen.add(word);
@@ -382,16 +391,15 @@ export const PASSAGE_RADIUS = 3;
  * "Jerusalém"). Read from the lexical index, whatever retrieval ranked first.
  */
 export function passageCoverage(words: readonly WordEvidence[], vocabulary: CorpusVocabulary, radius = PASSAGE_RADIUS): number {
-  const total = words.reduce((sum, word) => sum + word.specificity, 0);
-  const known = words.filter((word) => word.status === "known" || word.status === "typo");
+  const total = specificitySum(words);
+  const known = words.filter(isKnown);
   if (total === 0 || known.length === 0) return 0;
   const stretched = known.map((word) => ({
     docs: vocabulary.termDocuments(word.correctedTo === undefined ? word.term : analyzeWord(word.correctedTo)),
     weight: word.specificity,
   }));
   const { mass, touched } = stretchMasses(stretched, vocabulary.documentCount, { radius });
-  let best = 0;
-  for (const at of touched) best = Math.max(best, mass[at]!);
+  const best = touched.reduce((max, at) => Math.max(max, mass[at]!), 0);
   return Math.min(1, best / total);
 }
 
@@ -414,30 +422,29 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
     features.noContent = 1;
     return features;
   }
-  const known = words.filter((word) => word.status === "known" || word.status === "typo");
+  const known = words.filter(isKnown);
+  const shareOf = (test: (word: WordEvidence) => boolean) => words.filter(test).length / count;
   // A name the collection never mentions ("Orlando", "Git"): Bible names are all in the text.
   const names = new Set((question.match(/(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/gu) ?? []).map((name) => foldAccents(name.toLowerCase())));
-  features.unknownName = words.some((word) => word.status !== "known" && word.status !== "typo" && names.has(word.word)) ? 1 : 0;
-  const reachable = known.length + words.filter((word) => word.status === "related").length;
-  features.unknownShare = (count - reachable) / count;
-  features.relatedShare = (reachable - known.length) / count;
-  features.foreignShare = words.filter((word) => word.status === "foreign").length / count;
-  features.nonwordShare = words.filter((word) => word.status === "nonword").length / count;
-  const totalIdf = words.reduce((sum, word) => sum + word.specificity, 0);
-  features.knownIdfCoverage = totalIdf > 0 ? known.reduce((sum, word) => sum + word.specificity, 0) / totalIdf : 0;
+  features.unknownName = words.some((word) => !isKnown(word) && names.has(word.word)) ? 1 : 0;
+  features.unknownShare = shareOf((word) => !isKnown(word) && word.status !== "related");
+  features.relatedShare = shareOf((word) => word.status === "related");
+  features.foreignShare = shareOf((word) => word.status === "foreign");
+  features.nonwordShare = shareOf((word) => word.status === "nonword");
+  const totalIdf = specificitySum(words);
+  features.knownIdfCoverage = totalIdf > 0 ? specificitySum(known) / totalIdf : 0;
   // How rare the asker's common words are in the collection; its names are rare by nature and say nothing of that.
   const common = known.filter((word) => !word.corpusName);
   features.maxKnownSpecificity = common.reduce((max, word) => Math.max(max, word.specificity), 0);
-  features.meanKnownSpecificity = common.length > 0 ? common.reduce((sum, word) => sum + word.specificity, 0) / common.length : 0;
+  features.meanKnownSpecificity = common.length > 0 ? specificitySum(common) / common.length : 0;
   for (const word of words) {
-    const unknown = word.status !== "known" && word.status !== "typo";
     for (const [lexname, share] of word.lexnames) {
       const group = LEXNAME_GROUP.get(lexname);
       if (!group) continue;
       features[`lex:${group}`]! += share / count;
       // What kind of thing the words the collection lacks name: a food or a machine points
       // away from the Bible, a feeling or a state of life does not.
-      if (unknown) features[`unknown:${group}`]! += share / count;
+      if (!isKnown(word)) features[`unknown:${group}`]! += share / count;
     }
   }
   // Word cues: every analysed content word ("receita", "comprar", "triste"); the classifier
@@ -450,7 +457,7 @@ export function scopeFeatures(question: string, words: readonly WordEvidence[], 
   }
   features.passageCoverage = passage;
   // Names the collection writes as names ("Naamã", "Eliseu", "Jericó"), however the asker typed them.
-  features.corpusNameShare = words.filter((word) => word.corpusName).length / count;
+  features.corpusNameShare = shareOf((word) => word.corpusName === true);
   if (retrieval) {
     features.bestHitCoverage = retrieval.bestHitCoverage;
     features.agreement = retrieval.agreement;

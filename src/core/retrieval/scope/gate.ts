@@ -6,7 +6,17 @@
  */
 import { foldAccents, splitWords } from "../../analysis/index.js";
 import { contributions, predict, type LogisticModel } from "./logistic.js";
-import { passageCoverage, scopeFeatures, wordEvidence, type CorpusVocabulary, type RetrievalEvidence, type ScopeLexicons, type WordEvidence } from "./features.js";
+import {
+  isKnown,
+  passageCoverage,
+  scopeFeatures,
+  specificitySum,
+  wordEvidence,
+  type CorpusVocabulary,
+  type RetrievalEvidence,
+  type ScopeLexicons,
+  type WordEvidence,
+} from "./features.js";
 
 /** The shipped classifier and the probability above which a question is refused. */
 export interface ScopeModel extends LogisticModel {
@@ -128,8 +138,9 @@ export function scopeEvidence(
 /** Decides whether the question is in scope, with the evidence for the decision. */
 export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): ScopeDecision {
   const { words, features, supporting, rule, faithWords } = scopeEvidence(deps, input);
-  const reasons = describe(words, supporting);
-  if (rule) return ruled(rule, { ...reasons, faithWords });
+  // The faith words are empty without a rule: one would have decided the question (rule faith_word).
+  const reasons = describe(words, supporting, faithWords);
+  if (rule) return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
   const p = predict(deps.model, features);
   const inScope = p < deps.model.threshold;
   const { doubtThreshold } = deps.model;
@@ -142,11 +153,7 @@ export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): Sco
   };
 }
 
-function ruled(rule: Exclude<ScopeRule, "model">, reasons: ScopeReasons): ScopeDecision {
-  return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
-}
-
-function describe(words: readonly WordEvidence[], supporting: readonly string[]): ScopeReasons {
+function describe(words: readonly WordEvidence[], supporting: readonly string[], faithWords: string[]): ScopeReasons {
   const topicWeights = new Map<string, number>();
   for (const word of words) {
     for (const [lexname, share] of word.lexnames) topicWeights.set(lexname, (topicWeights.get(lexname) ?? 0) + share);
@@ -155,12 +162,12 @@ function describe(words: readonly WordEvidence[], supporting: readonly string[])
   return {
     rule: "model",
     carried: words
-      .filter((word) => word.status === "known" || word.status === "typo")
+      .filter(isKnown)
       .sort((a, b) => b.specificity - a.specificity)
       .map((word) => ({ word: word.correctedTo ?? word.word, documents: word.documentFrequency })),
     foreign: words.filter((word) => word.status === "foreign" || word.status === "nonword").map((word) => word.word),
     typos: words.filter((word) => word.status === "typo").map((word) => ({ word: word.word, as: word.correctedTo! })),
-    faithWords: [],
+    faithWords,
     topics: [...topicWeights.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name]) => name),
     supporting: [...supporting],
     weighed: [],
@@ -184,14 +191,12 @@ export function retrievalEvidenceOf(
 ): RetrievalEvidence & { supporting: string[] } {
   const head = results.slice(0, top);
   const confirmed = head.filter((result) => result.via.includes("lexical") && result.via.includes("dense"));
-  const total = words.reduce((sum, word) => sum + word.specificity, 0);
+  const total = specificitySum(words);
   let best = 0;
   for (const result of head) {
     const matched = new Set(result.matchedTerms);
     // A word the collection does not know can still "match" through a colliding stem ("teoria" → "teor").
-    const covered = words
-      .filter((word) => (word.status === "known" || word.status === "typo") && matched.has(word.term))
-      .reduce((sum, word) => sum + word.specificity, 0);
+    const covered = specificitySum(words.filter((word) => isKnown(word) && matched.has(word.term)));
     if (total > 0) best = Math.max(best, covered / total);
   }
   return {

@@ -142,20 +142,16 @@ export class TopicLexicon {
   topics(stem: string, foldedWord?: string): StemTopics | undefined {
     const entry = (foldedWord === undefined ? undefined : this.byLemma.get(foldedWord)) ?? this.byStem.get(stem);
     if (!entry || entry.total === 0) return undefined;
-    const lexnames = new Map<string, number>();
-    for (const [name, count] of entry.counts) lexnames.set(name, count / entry.total);
-    return { lexnames, domains: entry.domains };
+    return { lexnames: new Map(entry.counts.map(([name, count]) => [name, count / entry.total])), domains: entry.domains };
   }
 }
 
 /** Parses resources/scope/wordnet-pt-topics.tsv (`lemma<TAB>lexnames,…<TAB>domains,…`). */
 export function parseTopicRows(text: string): { lemma: string; lexnames: string[]; domains: string[] }[] {
-  const rows: { lemma: string; lexnames: string[]; domains: string[] }[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "" || line.startsWith("#")) continue;
+  const list = (field: string) => (field === "" ? [] : field.split(","));
+  return text.split("\n").flatMap((line) => {
     const [lemma, lexnames = "", domains = ""] = line.split("\t");
-    if (!lemma) continue;
-    rows.push({ lemma, lexnames: lexnames === "" ? [] : lexnames.split(","), domains: domains === "" ? [] : domains.split(",") });
-  }
-  return rows;
+    // Blank lines and comments are skipped.
+    return !lemma || line.startsWith("#") ? [] : [{ lemma, lexnames: list(lexnames), domains: list(domains) }];
+  });
 }
