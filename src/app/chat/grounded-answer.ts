@@ -123,7 +123,8 @@ export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
 export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider, input: ChatInput): AsyncGenerator<ChatEvent> {
   const talk = smallTalkOf(input.message);
   if (talk) {
-    yield* replySmallTalk(input, talk);
+    const sources = sourcesData(input.conversationId, [], input.collection);
+    yield* fixedAnswer(sources, smallTalkReply(talk, input.collection), { smallTalk: talk });
     return;
   }
   // A follow-up ("e agora, o que eu faço?") is read with the question it leans on.
@@ -140,7 +141,13 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
     }
     throw error;
   }
-  const answer = planned.kind === "out_of_scope" ? refuseOutOfScope(input.conversationId, planned.scope, planned.message, planned.collection) : streamGroundedAnswer(provider, asked, planned);
+  // Out of scope: no sources, the fixed reply; the gate's reasons go with the (empty) sources.
+  const answer =
+    planned.kind === "out_of_scope"
+      ? fixedAnswer(sourcesData(input.conversationId, [], planned.collection, planned.scope), planned.message, {
+          refusal: "out_of_scope",
+        })
+      : streamGroundedAnswer(provider, asked, planned);
   if (!crisis) {
     yield* answer;
     return;
@@ -159,16 +166,12 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
  * ends the stream quietly.
  */
 async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
-  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: plan.sources };
-  if (plan.collection !== undefined) data.collection = plan.collection;
-  if (plan.doubt) data.scope = scopeJson(plan.doubt);
-  yield { event: "sources", data };
-
+  const sources = sourcesData(input.conversationId, plan.sources, plan.collection, plan.doubt);
   if (plan.sources.length === 0) {
-    yield { event: "token", data: { text: plan.noEvidenceMessage } };
-    yield { event: "done", data: { citations: [], refusal: "no_evidence" } };
+    yield* fixedAnswer(sources, plan.noEvidenceMessage, { refusal: "no_evidence" });
     return;
   }
+  yield { event: "sources", data: sources };
 
   const check = plan.check();
   try {
@@ -188,29 +191,23 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
   }
 }
 
-/**
- * The answer to a question the gate found out of scope: no sources, the fixed reply, no model
- * call, no citations; the decision's reasons go with the (empty) sources.
- */
-async function* refuseOutOfScope(
-  conversationId: string,
-  scope: ScopeDecision,
-  message: string,
-  collection?: string,
-): AsyncGenerator<ChatEvent> {
-  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId, sources: [] };
+type SourcesData = Extract<ChatEvent, { event: "sources" }>["data"];
+
+/** The `sources` event's data: `collection` for a document collection, `scope` with the gate's decision to show. */
+function sourcesData(conversationId: string, sources: AnySourceJson[], collection?: string, scope?: ScopeDecision): SourcesData {
+  const data: SourcesData = { conversationId, sources };
   if (collection !== undefined) data.collection = collection;
-  data.scope = scopeJson(scope);
-  yield { event: "sources", data };
-  yield { event: "token", data: { text: message } };
-  yield { event: "done", data: { citations: [], refusal: "out_of_scope" } };
+  if (scope) data.scope = scopeJson(scope);
+  return data;
 }
 
-/** The answer to small talk: no sources, the fixed reply, no citations; `done` names the kind. */
-async function* replySmallTalk(input: ChatInput, kind: SmallTalk): AsyncGenerator<ChatEvent> {
-  const data: Extract<ChatEvent, { event: "sources" }>["data"] = { conversationId: input.conversationId, sources: [] };
-  if (input.collection !== undefined) data.collection = input.collection;
-  yield { event: "sources", data };
-  yield { event: "token", data: { text: smallTalkReply(kind, input.collection) } };
-  yield { event: "done", data: { citations: [], smallTalk: kind } };
+/** An answer without the model: the sources, the fixed reply, and `done` with no citations (and why). */
+async function* fixedAnswer(
+  sources: SourcesData,
+  text: string,
+  done: Omit<Extract<ChatEvent, { event: "done" }>["data"], "citations">,
+): AsyncGenerator<ChatEvent> {
+  yield { event: "sources", data: sources };
+  yield { event: "token", data: { text } };
+  yield { event: "done", data: { citations: [], ...done } };
 }

@@ -1,4 +1,4 @@
-import type { CrossReferenceIndex } from "../../core/bible/cross-references.js";
+import type { CrossReference, CrossReferenceIndex } from "../../core/bible/cross-references.js";
 import type { Versification } from "../../core/bible/references.js";
 import { CitationStreamFilter } from "../../core/grounding/citations.js";
 import { passagesFromResults, ShownVerses, type Passage } from "../../core/grounding/passages.js";
@@ -31,9 +31,7 @@ export interface PrepareOptions {
 }
 
 /** A verse as `/api/verses` shows it: the engine's record without its analysed terms, with its strongest OpenBible.info links. */
-export type VerseRecord = Omit<EngineVerse, "terms"> & {
-  links: { book: string; chapter: number; verse: number; endChapter: number; endVerse: number; votes: number }[];
-};
+export type VerseRecord = Omit<EngineVerse, "terms"> & { links: CrossReference[] };
 
 /** How many cross references `/api/verses` gives per verse. */
 export const LINKS_PER_VERSE = 5;
@@ -119,14 +117,7 @@ export function versesAt(engine: SearchEngine, coordinates: readonly VerseCoordi
     const found = engine.verseAt(c.book, c.chapter, c.verse);
     if (!found) return undefined;
     const { terms: _terms, ...verse } = found;
-    const links = (crossReferences?.strongest(verse.book, verse.chapter, verse.verse, LINKS_PER_VERSE) ?? []).map((link) => ({
-      book: link.book,
-      chapter: link.chapter,
-      verse: link.verse,
-      endChapter: link.endChapter,
-      endVerse: link.endVerse,
-      votes: link.votes,
-    }));
+    const links = crossReferences?.strongest(verse.book, verse.chapter, verse.verse, LINKS_PER_VERSE) ?? [];
     return { ...verse, links };
   });
 }

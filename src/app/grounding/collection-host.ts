@@ -49,10 +49,6 @@ export interface CollectionSummary extends Omit<LoadedCollection, "search"> {
   denseAvailable: boolean;
 }
 
-function summarizeCollection({ search, ...loaded }: LoadedCollection): CollectionSummary {
-  return { ...loaded, disciplines: search.disciplines(), denseAvailable: search.denseAvailable };
-}
-
 export interface CollectionSearchHost {
   /**
    * Builds collection `name`'s search from its index and swaps it in (a failure keeps the one
@@ -76,9 +72,9 @@ export function localCollectionHost(settings: CollectionLoadSettings): Collectio
   };
   return {
     async load(name, store) {
-      const loaded = await loadCollection(name, store, settings);
-      searches.set(name, loaded.search);
-      return summarizeCollection(loaded);
+      const { search, ...loaded } = await loadCollection(name, store, settings);
+      searches.set(name, search);
+      return { ...loaded, disciplines: search.disciplines(), denseAvailable: search.denseAvailable };
     },
     prepare: async (name, question, history, topK) => prepareCollectionAnswer(searchOf(name), question, history, topK),
     search: async (name, query, options) => searchOf(name).search(query, options),

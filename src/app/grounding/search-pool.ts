@@ -6,8 +6,7 @@ import type { ChatTurn } from "../../core/grounding/prompt.js";
 import type { Passage } from "../../core/grounding/passages.js";
 import type { AnswerEngine, PrepareOptions, PreparedAnswer, VerseCoordinate, VerseRecord } from "./answer-engine.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../../core/retrieval/document-search.js";
-import type { PreparedCollectionAnswer } from "./collection-host.js";
-import type { CollectionSearchHost, CollectionSummary } from "./collection-host.js";
+import type { CollectionSearchHost, CollectionSummary, PreparedCollectionAnswer } from "./collection-host.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "./answer-engine.js";
 import { startAppWorker } from "../start-worker.js";
 
@@ -334,8 +333,7 @@ export class SearchPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const pending = this.queue.splice(0);
-    for (const task of pending) task.reject(new SearchUnavailableError("O servidor está sendo encerrado."));
+    for (const task of this.queue.splice(0)) task.reject(new SearchUnavailableError("O servidor está sendo encerrado."));
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 }

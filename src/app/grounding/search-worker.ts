@@ -8,17 +8,15 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
-import { StoreError } from "../../adapters/index/store.js";
+import { StoreError, type UnitStore } from "../../adapters/index/store.js";
 import type { Settings } from "../../config/settings.js";
 import type { SearchEngine } from "../../core/retrieval/engine.js";
 import type { Versification } from "../../core/bible/references.js";
-import { localCitationCheck, prepareAnswer, versesAt } from "./answer-engine.js";
-import type { AnswerCitationCheck } from "./answer-engine.js";
+import { localCitationCheck, prepareAnswer, versesAt, type AnswerCitationCheck } from "./answer-engine.js";
 import { loadEngine } from "../retrieval/load-engine.js";
 import { loadRetrievalAids } from "../retrieval/retrieval-aids.js";
 import { openStore, storeConfig } from "../runtime.js";
 import { localCollectionHost } from "./collection-host.js";
-import type { UnitStore } from "../../adapters/index/store.js";
 import { openCollectionStores, type CollectionStores } from "../../adapters/index/open.js";
 import type { EngineSummary, PoolRequest, PoolReply } from "./search-pool.js";
 

@@ -38,12 +38,6 @@ export interface DocumentPassage extends ChunkPlace {
   lessonHeader?: string;
 }
 
-function cleanBlock(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const trimmed = text.trim();
-  return trimmed === "" ? undefined : trimmed;
-}
-
 /**
  * Passages from search hits, numbered 1..n in order, with each lesson's metadata block shown
  * once per source (see the module comment).
@@ -55,8 +49,8 @@ export function buildDocumentPassages(hits: readonly DocumentPassageSource[]): D
   const blocks = new Map<string, string>();
   for (const hit of hits) {
     if (hit.chunk === 0) withChunkZero.add(hit.sourceId);
-    const block = cleanBlock(hit.metaText);
-    if (block !== undefined && !blocks.has(hit.sourceId)) blocks.set(hit.sourceId, block);
+    const block = hit.metaText?.trim();
+    if (block && !blocks.has(hit.sourceId)) blocks.set(hit.sourceId, block);
   }
 
   const placed = new Set<string>();
@@ -72,16 +66,11 @@ export function buildDocumentPassages(hits: readonly DocumentPassageSource[]): D
     if (hit.page !== undefined) passage.page = hit.page;
     if (hit.pageEnd !== undefined) passage.pageEnd = hit.pageEnd;
     const block = blocks.get(hit.sourceId);
-    if (block !== undefined && !placed.has(hit.sourceId)) {
-      if (withChunkZero.has(hit.sourceId)) {
-        if (hit.chunk === 0) {
-          passage.metaText = block;
-          placed.add(hit.sourceId);
-        }
-      } else {
-        passage.lessonHeader = block;
-        placed.add(hit.sourceId);
-      }
+    // A source with chunk 0 selected shows its block in that chunk; any other, on its first passage.
+    if (block !== undefined && !placed.has(hit.sourceId) && (hit.chunk === 0 || !withChunkZero.has(hit.sourceId))) {
+      if (hit.chunk === 0) passage.metaText = block;
+      else passage.lessonHeader = block;
+      placed.add(hit.sourceId);
     }
     return passage;
   });

@@ -110,13 +110,11 @@ function formatHeader(block: string, sourceId?: string): string {
 /** One `<trecho>` element, preceded by its source's `<cabecalho>` when the passage carries it. */
 export function formatDocumentPassage(passage: DocumentPassage): string {
   const lines: string[] = [];
-  if (passage.lessonHeader !== undefined && passage.lessonHeader.trim() !== "") {
-    lines.push(formatHeader(passage.lessonHeader, passage.sourceId));
-  }
+  if (passage.lessonHeader?.trim()) lines.push(formatHeader(passage.lessonHeader, passage.sourceId));
   lines.push(
     `<trecho n="${passage.number}" fonte="${escapeAttribute(passage.sourceId)}" citacao="${escapeAttribute(passage.citation)}">`,
   );
-  if (passage.metaText !== undefined && passage.metaText.trim() !== "") lines.push(formatHeader(passage.metaText));
+  if (passage.metaText?.trim()) lines.push(formatHeader(passage.metaText));
   const body = passage.text.trim();
   if (body !== "") lines.push(escapeText(body));
   lines.push("</trecho>");

@@ -130,8 +130,7 @@ function windowSpans(refs: readonly VerseRef[]): BibleReference[] {
     }
   }
   const verses = [...keys.values()];
-  const bookOrder: string[] = [];
-  for (const v of verses) if (!bookOrder.includes(v.book)) bookOrder.push(v.book);
+  const bookOrder = [...new Set(verses.map((v) => v.book))];
   verses.sort(
     (a, b) => bookOrder.indexOf(a.book) - bookOrder.indexOf(b.book) || a.chapter - b.chapter || a.verse - b.verse,
   );
@@ -150,8 +149,7 @@ function windowSpans(refs: readonly VerseRef[]): BibleReference[] {
 /** One `<fonte>` element. */
 export function formatPassage(passage: Passage): string {
   const reference = canonicalVerseReference(passage, passage.reference);
-  const spans = windowSpans([...passage.windowRefs, passage]);
-  const window = formatReferences(spans);
+  const window = formatReferences(windowSpans([...passage.windowRefs, passage]));
   const attributes =
     `id="${escapeAttribute(passage.id)}" referencia="${escapeAttribute(reference)}"` +
     (window !== reference ? ` contexto="${escapeAttribute(window)}"` : "");
