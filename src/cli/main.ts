@@ -119,21 +119,22 @@ withExamples(
   ['pastor search "estou com medo do futuro" --k 3'],
 ).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
   if (query.trim() === "") throw new UsageError("a pergunta está vazia");
-  printCareNotice(retrievalQuery(query, []));
+  // What the chat searches: the question without the greeting or thanks around it.
+  const question = retrievalQuery(query, []);
+  printCareNotice(question);
   const settings = loadSettings();
   const k = options.k ?? settings.TOP_K;
   if (options.collection !== undefined && !isBibleCollection(options.collection)) {
     const response = await withCollections(settings, async (collections) => {
       await ensureCollection(collections, options.collection!, settings);
-      return collections.search(options.collection!, retrievalQuery(query, []), { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
+      return collections.search(options.collection!, question, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
     if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
     else printDocumentResults(response, query);
     return;
   }
   if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection de uma coleção de documentos");
-  // What the chat searches: the question without the greeting or thanks around it.
-  const response = await withEngine(settings, (engine) => engine.search(retrievalQuery(query, []), { k, mode: options.mode }));
+  const response = await withEngine(settings, (engine) => engine.search(question, { k, mode: options.mode }));
   if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
   else printSearchResults(response, query);
 });
@@ -174,18 +175,19 @@ async function withCollections<T>(settings: Settings, work: (collections: Collec
   }
 }
 
+// Both printed with JSON.stringify, which leaves out the fields that are undefined (scope, page, scores).
 function toDocumentSearchJson(response: DocumentSearchResponse) {
   return {
     query: response.query,
     mode: response.mode,
     collection: response.collection,
     notices: response.notices,
-    ...(response.scope ? { scope: response.scope } : {}),
+    scope: response.scope,
     results: response.results.map((hit) => ({
       source: hit.sourceId,
       chunk: hit.chunk,
-      ...(hit.page !== undefined ? { page: hit.page } : {}),
-      ...(hit.pageEnd !== undefined ? { pageEnd: hit.pageEnd } : {}),
+      page: hit.page,
+      pageEnd: hit.pageEnd,
       title: hit.title,
       discipline: hit.discipline,
       citation: hit.citation,
@@ -194,8 +196,8 @@ function toDocumentSearchJson(response: DocumentSearchResponse) {
       matchedTerms: hit.matchedTerms,
       rank: hit.rank,
       score: hit.score,
-      ...(hit.lexicalScore !== undefined ? { lexicalScore: hit.lexicalScore } : {}),
-      ...(hit.similarity !== undefined ? { similarity: hit.similarity } : {}),
+      lexicalScore: hit.lexicalScore,
+      similarity: hit.similarity,
     })),
   };
 }
@@ -206,7 +208,7 @@ function toSearchJson(response: SearchResponse) {
     mode: response.mode,
     notices: response.notices,
     references: response.references,
-    ...(response.scope ? { scope: response.scope } : {}),
+    scope: response.scope,
     results: response.results.map((r) => ({
       ref: r.ref,
       reference: r.reference,
@@ -219,8 +221,8 @@ function toSearchJson(response: SearchResponse) {
       via: r.via,
       matchedTerms: r.matchedTerms,
       score: r.score,
-      ...(r.lexicalScore !== undefined ? { lexicalScore: r.lexicalScore } : {}),
-      ...(r.similarity !== undefined ? { similarity: r.similarity } : {}),
+      lexicalScore: r.lexicalScore,
+      similarity: r.similarity,
     })),
   };
 }
@@ -259,10 +261,8 @@ withExamples(
     }
     return evaluateRankings(queries, rankings, options.k, mode, refused);
   };
-  const strip = (report: EvalReport) => {
-    const { perQuery, ...rest } = report;
-    return options.perQuery ? report : (void perQuery, rest);
-  };
+  // Without --per-query, JSON.stringify leaves the undefined perQuery out.
+  const strip = (report: EvalReport) => (options.perQuery ? report : { ...report, perQuery: undefined });
   if (options.compare) {
     const compared = await compareDenseSides(settings, options.compare, async (engine) => ({
       hybrid: await evaluate(engine, options.mode === "dense" ? "hybrid" : options.mode),

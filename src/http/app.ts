@@ -255,20 +255,15 @@ export function createApp(deps: AppDependencies): Hono {
       if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
       planner = biblePlanner({ engine, topK: settings.TOP_K, contextWindow: settings.CONTEXT_WINDOW });
     } else {
-      let loaded;
-      try {
-        if (!deps.collections?.has(collection)) {
-          throw new CollectionNotFoundError(collection, [BIBLE_COLLECTION, ...(deps.collections?.names() ?? [])]);
-        }
-        loaded = deps.collections.get(collection);
-      } catch (error) {
-        if (error instanceof CollectionNotFoundError) return apiError(c, 404, error.code, error.message);
-        throw error;
+      const collections = deps.collections;
+      if (!collections?.has(collection)) {
+        const missing = new CollectionNotFoundError(collection, [BIBLE_COLLECTION, ...(collections?.names() ?? [])]);
+        return apiError(c, 404, missing.code, missing.message);
       }
+      const loaded = collections.get(collection);
       if (!loaded || loaded.chunks === 0) {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
-      const collections = deps.collections;
       input.collection = collection;
       planner = collectionPlanner({ collection, prepare: (question, history, signal) => collections.prepare(collection, question, history, signal) });
     }
@@ -393,7 +388,6 @@ export function createApp(deps: AppDependencies): Hono {
 
 /** Constant-time comparison of two secrets (hashing first evens out their lengths). */
 function sameSecret(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
+  const digest = (secret: string) => createHash("sha256").update(secret).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

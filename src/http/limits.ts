@@ -32,11 +32,7 @@ export class RateLimiter {
       return Math.max(1, Math.ceil((1 - tokens) / this.refillPerMs / 1000));
     }
     this.buckets.set(key, { tokens: tokens - 1, at: now });
-    while (this.buckets.size > this.maxKeys) {
-      const oldest = this.buckets.keys().next().value;
-      if (oldest === undefined) break;
-      this.buckets.delete(oldest);
-    }
+    while (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
     return 0;
   }
 }
@@ -55,7 +51,8 @@ export class BusyError extends Error {
  */
 export class ConcurrencyGate {
   private active = 0;
-  private readonly waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Each waiter's way to take the slot handed to it. */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly limit: number,
@@ -80,35 +77,21 @@ export class ConcurrencyGate {
     }
     if (this.waiting.length >= this.queueMax) throw new BusyError("queue_full");
     await new Promise<void>((resolve, reject) => {
-      const entry = {
-        resolve: () => {
-          cleanup();
-          resolve();
-        },
-        reject: (error: Error) => {
-          cleanup();
-          reject(error);
-        },
-      };
-      const remove = () => {
-        const at = this.waiting.indexOf(entry);
-        if (at >= 0) this.waiting.splice(at, 1);
-      };
-      const timer = setTimeout(() => {
-        remove();
-        entry.reject(new BusyError("queue_timeout"));
-      }, this.timeoutMs);
-      const onAbort = () => {
-        remove();
-        entry.reject(new BusyError("aborted"));
-      };
-      const cleanup = () => {
+      // Settles the wait once: with the slot, or (leaving the queue) with a BusyError.
+      const settle = (error?: BusyError) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
+        if (error === undefined) return resolve();
+        const at = this.waiting.indexOf(take);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(error);
       };
+      const take = () => settle();
+      const timer = setTimeout(() => settle(new BusyError("queue_timeout")), this.timeoutMs);
+      const onAbort = () => settle(new BusyError("aborted"));
       if (signal?.aborted) return onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(entry);
+      this.waiting.push(take);
     });
     return this.releaser();
   }
@@ -120,7 +103,7 @@ export class ConcurrencyGate {
       released = true;
       const next = this.waiting.shift();
       // The slot passes straight to the next waiter: `active` stays the same.
-      if (next) next.resolve();
+      if (next) next();
       else this.active--;
     };
   }

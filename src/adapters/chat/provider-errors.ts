@@ -11,6 +11,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { LLM_STREAM_INTERRUPTED_MESSAGE, LlmError, type LlmErrorCode } from "../../core/chat/llm.js";
 
 const CANNOT_CONNECT = "Não foi possível conectar ao provedor de IA. Verifique se ele está no ar e se o endereço configurado está certo.";
+const MODEL_NOT_FOUND = "O modelo de IA configurado não foi encontrado no provedor. Verifique LLM_MODEL e o endereço do provedor.";
 
 /**
  * Maps an error of a provider client (the AI SDK's, OpenAI's), of fetch or of the provider
@@ -27,9 +28,8 @@ export function toLlmError(error: unknown, provider: string): LlmError {
     }
     if (status >= 200 && status < 300) {
       // The response had started: its body broke or could not be read.
-      return isStreamCut(error)
-        ? new LlmError("llm_bad_response", provider, { status, cause: error, message: LLM_STREAM_INTERRUPTED_MESSAGE })
-        : new LlmError("llm_bad_response", provider, { status, cause: error });
+      const message = isStreamCut(error) ? LLM_STREAM_INTERRUPTED_MESSAGE : undefined;
+      return new LlmError("llm_bad_response", provider, { status, cause: error, message });
     }
     return fromStatus(status, provider, error);
   }
@@ -78,20 +78,13 @@ function fromOpenAiClient(error: unknown, provider: string): LlmError | undefine
 }
 
 function fromStatus(status: number, provider: string, cause: unknown): LlmError {
-  let code: LlmErrorCode;
-  let message: string | undefined;
-  if (status === 401 || status === 403) code = "llm_auth";
-  else if (status === 429) code = "llm_rate_limited";
-  else if (status === 408 || status === 504) code = "llm_timeout";
-  else if (status === 404) {
-    code = "llm_config";
-    message = "O modelo de IA configurado não foi encontrado no provedor. Verifique LLM_MODEL e o endereço do provedor.";
-  } else if (status >= 500) code = "llm_unavailable";
-  else {
-    code = "llm_bad_response";
-    message = "O provedor de IA recusou o pedido.";
-  }
-  return new LlmError(code, provider, { status, cause, ...(message === undefined ? {} : { message }) });
+  const error = (code: LlmErrorCode, message?: string) => new LlmError(code, provider, { status, cause, message });
+  if (status === 401 || status === 403) return error("llm_auth");
+  if (status === 429) return error("llm_rate_limited");
+  if (status === 408 || status === 504) return error("llm_timeout");
+  if (status === 404) return error("llm_config", MODEL_NOT_FOUND);
+  if (status >= 500) return error("llm_unavailable");
+  return error("llm_bad_response", "O provedor de IA recusou o pedido.");
 }
 
 function causes(error: unknown): unknown[] {
@@ -104,28 +97,25 @@ function causes(error: unknown): unknown[] {
   return chain;
 }
 
+const STREAM_CUT_CODES: readonly unknown[] = ["UND_ERR_SOCKET", "ECONNRESET", "ERR_STREAM_PREMATURE_CLOSE"];
+const TIMEOUT_CODES: readonly unknown[] = ["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"];
+
+const codeOf = (error: Error): unknown => (error as { code?: unknown }).code;
+
 /** undici's "terminated" (socket closed mid-body), a reset, or a premature close. */
 function isStreamCut(error: unknown): boolean {
-  return causes(error).some((entry) => {
-    if (!(entry instanceof Error)) return false;
-    const code = (entry as { code?: unknown }).code;
-    return (
-      (entry instanceof TypeError && entry.message === "terminated") ||
-      code === "UND_ERR_SOCKET" ||
-      code === "ECONNRESET" ||
-      code === "ERR_STREAM_PREMATURE_CLOSE" ||
-      entry.message === "stream ended without a finish event"
-    );
-  });
+  return causes(error).some(
+    (entry) =>
+      entry instanceof Error &&
+      ((entry instanceof TypeError && entry.message === "terminated") ||
+        STREAM_CUT_CODES.includes(codeOf(entry)) ||
+        entry.message === "stream ended without a finish event"),
+  );
 }
 
 function isTimeout(error: unknown): boolean {
   return causes(error).some(
-    (entry) =>
-      entry instanceof Error &&
-      (entry.name === "TimeoutError" ||
-        (entry as { code?: unknown }).code === "UND_ERR_HEADERS_TIMEOUT" ||
-        (entry as { code?: unknown }).code === "UND_ERR_BODY_TIMEOUT"),
+    (entry) => entry instanceof Error && (entry.name === "TimeoutError" || TIMEOUT_CODES.includes(codeOf(entry))),
   );
 }
 

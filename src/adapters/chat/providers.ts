@@ -76,7 +76,7 @@ export const API_KEY_VARIABLES: Readonly<Partial<Record<LlmProviderId, string>>>
   anthropic: "ANTHROPIC_API_KEY",
 };
 
-const BASE_URL_VARIABLES: Readonly<Partial<Record<LlmProviderId, string>>> = {
+const BASE_URL_VARIABLES: Readonly<Record<Exclude<LlmProviderId, "stub">, string>> = {
   openai: "OPENAI_BASE_URL",
   groq: "GROQ_BASE_URL",
   anthropic: "ANTHROPIC_BASE_URL",
@@ -103,9 +103,7 @@ export function providerConfigFromEnv(env: Env = process.env): ProviderConfig {
     if (apiKey === undefined) throw missingKey(id, keyVariable);
     config.apiKey = apiKey;
   }
-  const baseUrlVariable = BASE_URL_VARIABLES[id];
-  const baseUrl = baseUrlVariable === undefined ? undefined : clean(env[baseUrlVariable]);
-  config.baseUrl = baseUrl ?? DEFAULT_BASE_URLS[id];
+  config.baseUrl = clean(env[BASE_URL_VARIABLES[id]]) ?? DEFAULT_BASE_URLS[id];
 
   const timeout = clean(env["LLM_TIMEOUT_MS"]);
   if (timeout !== undefined) {
@@ -124,7 +122,7 @@ export function providerConfigFromEnv(env: Env = process.env): ProviderConfig {
 export function createProvider(config: ProviderConfig): LlmProvider {
   const id = parseProviderId(config.provider);
   if (id === "stub") {
-    return createStubProvider(config.chunkDelayMs === undefined ? {} : { chunkDelayMs: config.chunkDelayMs });
+    return createStubProvider({ chunkDelayMs: config.chunkDelayMs });
   }
   const model = clean(config.model) ?? DEFAULT_MODELS[id];
   const keyVariable = API_KEY_VARIABLES[id];
@@ -170,9 +168,9 @@ function missingKey(id: LlmProviderId, variable: string): LlmError {
   });
 }
 
+/** The trimmed value; undefined when it is missing or blank. */
 function clean(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+  return value?.trim() || undefined;
 }
 
 /** The request's turns: the system prompt, then the conversation (or the bare question). */

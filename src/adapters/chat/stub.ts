@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
 import type { CrisisKind } from "../../core/grounding/crisis.js";
 
@@ -76,14 +77,12 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
     const names = others.map((passage) => passage.reference);
     paragraphs.push(`${others.length === 1 ? "Outra passagem relacionada é" : "Outras passagens relacionadas são"} ${joinList(names)}.`);
   }
-  if (request.care) {
-    paragraphs.push(CARE_CLOSING);
-    return paragraphs.join("\n\n");
-  }
   paragraphs.push(
-    quoted.length === 1
-      ? "Vale ler a passagem por inteiro, no seu contexto, para entender melhor o que ela ensina."
-      : "Vale ler essas passagens por inteiro, cada uma no seu contexto, para entender melhor o que ensinam.",
+    request.care
+      ? CARE_CLOSING
+      : quoted.length === 1
+        ? "Vale ler a passagem por inteiro, no seu contexto, para entender melhor o que ela ensina."
+        : "Vale ler essas passagens por inteiro, cada uma no seu contexto, para entender melhor o que ensinam.",
   );
   return paragraphs.join("\n\n");
 }
@@ -91,7 +90,7 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
 function questionOf(request: Pick<GenerateRequest, "question" | "messages">): string {
   const explicit = normalizeSpace(request.question ?? "");
   if (explicit !== "") return explicit;
-  const lastUser = [...(request.messages ?? [])].reverse().find((turn) => turn.role === "user");
+  const lastUser = request.messages?.findLast((turn) => turn.role === "user");
   return normalizeSpace(lastUser?.content ?? "");
 }
 
@@ -139,32 +138,15 @@ function truncate(text: string, max: number): string {
 
 async function* streamChunks(text: string, delayMs: number, signal: AbortSignal | undefined): AsyncGenerator<string> {
   const chunks = text.match(/\S+\s*/gu) ?? [];
-  for (let index = 0; index < chunks.length; index += 1) {
+  for (const [index, chunk] of chunks.entries()) {
     if (signal?.aborted) throw aborted();
-    if (index > 0 && delayMs > 0) await sleep(delayMs, signal);
+    // A pause cut short by an abort rejects (AbortError): the check below turns it into llm_aborted.
+    if (index > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal }).catch(() => undefined);
     if (signal?.aborted) throw aborted();
-    yield chunks[index]!;
+    yield chunk;
   }
 }
 
 function aborted(): LlmError {
   return new LlmError("llm_aborted", "stub");
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(aborted());
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
