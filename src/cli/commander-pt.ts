@@ -41,14 +41,10 @@ export function translateCommanderError(message: string): string {
   const text = message.trimEnd();
   const suggested = SUGGESTION.exec(text);
   const core = suggested ? text.slice(0, suggested.index) : text;
-  let translated = core.replace(/^error: /, "");
-  for (const [pattern, wording] of ERRORS) {
-    const match = pattern.exec(core);
-    if (match) {
-      translated = wording(...match.slice(1).map((part) => part ?? ""));
-      break;
-    }
-  }
+  const known = ERRORS.find(([pattern]) => pattern.test(core));
+  const translated = known
+    ? known[1](...known[0].exec(core)!.slice(1).map((part) => part ?? ""))
+    : core.replace(/^error: /, "");
   const suggestion = suggested ? ` (você quis dizer ${suggested[1]!.split(", ").join(" ou ")}?)` : "";
   return `pastor: ${translated}${suggestion}`;
 }

@@ -22,15 +22,20 @@ export function printSearchResults(response: SearchResponse, question: string): 
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
   for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${lookup.message}`);
   warnChatWouldNotSearch(question, response.scope, "a Bíblia", "versículos");
-  if (response.results.length === 0) {
-    console.log("Nenhum versículo encontrado.");
-    return;
+  printHits(
+    response.results.map((result, index) => ({ ...result, heading: `${index + 1}. ${result.reference}` })),
+    "Nenhum versículo encontrado.",
+  );
+}
+
+/** Each hit as its heading, how it was found and its matched terms, then its text; `none` when there is no hit. */
+function printHits(hits: readonly { heading: string; via: string[]; matchedTerms: string[]; text: string }[], none: string): void {
+  if (hits.length === 0) console.log(none);
+  for (const hit of hits) {
+    const terms = hit.matchedTerms.length > 0 ? ` [${hit.matchedTerms.join(", ")}]` : "";
+    console.log(`${hit.heading} (${hit.via.join("+")})${terms}`);
+    console.log(`   ${hit.text}`);
   }
-  response.results.forEach((result, index) => {
-    const terms = result.matchedTerms.length > 0 ? ` [${result.matchedTerms.join(", ")}]` : "";
-    console.log(`${index + 1}. ${result.reference} (${result.via.join("+")})${terms}`);
-    console.log(`   ${result.text}`);
-  });
 }
 
 /** What the chat would do instead of answering from these results (small talk's reply, the gate's refusal), or say before it (the gate's doubt), said on stderr. */
@@ -92,16 +97,11 @@ export function printCompareTable(compared: readonly { model: string; embedder: 
 export function printDocumentResults(response: DocumentSearchResponse, question: string): void {
   for (const notice of response.notices) console.error(`aviso: ${notice}`);
   warnChatWouldNotSearch(question, response.scope, `a coleção ${response.collection}`, "trechos");
-  if (response.results.length === 0) {
-    console.log(`Nenhum trecho encontrado na coleção ${response.collection}.`);
-    return;
-  }
-  for (const hit of response.results) {
-    const terms = hit.matchedTerms.length > 0 ? ` [${hit.matchedTerms.join(", ")}]` : "";
-    console.log(`${hit.rank}. ${hit.citation} (${hit.via.join("+")})${terms}`);
-    const excerpt = hit.body.length > 240 ? `${hit.body.slice(0, 240)}…` : hit.body;
-    console.log(`   ${excerpt}`);
-  }
+  const excerpt = (body: string) => (body.length > 240 ? `${body.slice(0, 240)}…` : body);
+  printHits(
+    response.results.map((hit) => ({ ...hit, heading: `${hit.rank}. ${hit.citation}`, text: excerpt(hit.body) })),
+    `Nenhum trecho encontrado na coleção ${response.collection}.`,
+  );
 }
 
 export function printReloadSummary(summary: CollectionReloadSummary): void {

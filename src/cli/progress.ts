@@ -40,23 +40,24 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
   );
   let currentPhase: string | undefined;
   let phaseStart = Date.now();
-  let started = false;
   return {
     update(progress) {
       const phase = PHASE_LABEL[progress.phase] + (progress.source ? ` (${progress.source})` : "");
+      const total = Math.max(progress.total, 1);
+      const unit = UNIT_LABEL[progress.counts ?? "verses"];
       if (phase !== currentPhase) {
-        currentPhase = phase;
         phaseStart = Date.now();
-        if (started) bar.stop();
-        bar.start(Math.max(progress.total, 1), progress.done, { phase, unit: UNIT_LABEL[progress.counts ?? "verses"], rate: "0" });
-        started = true;
+        if (currentPhase !== undefined) bar.stop();
+        currentPhase = phase;
+        bar.start(total, progress.done, { phase, unit, rate: "0" });
       }
       const seconds = Math.max((Date.now() - phaseStart) / 1000, 0.001);
-      bar.setTotal(Math.max(progress.total, 1));
-      bar.update(progress.done, { phase, unit: UNIT_LABEL[progress.counts ?? "verses"], rate: Math.round(progress.done / seconds).toString() });
+      bar.setTotal(total);
+      bar.update(progress.done, { phase, unit, rate: Math.round(progress.done / seconds).toString() });
     },
     stop() {
-      if (started) bar.stop();
+      // A bar is started with the first update.
+      if (currentPhase !== undefined) bar.stop();
     },
   };
 }

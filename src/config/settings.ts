@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { LLM_PROVIDER_IDS } from "../core/chat/llm.js";
 import { MAX_CONTENT_CHARS } from "../core/sources/chunker.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 
@@ -37,7 +38,7 @@ export const settingsSchema = z.object({
   AUTO_INDEX: booleanFlag(true),
   REINDEX_TOKEN: z.string().optional(),
   CORS_ORIGINS: z.string().default(""),
-  LLM_PROVIDER: z.enum(["stub", "ollama", "openai", "groq", "anthropic"]).default("stub"),
+  LLM_PROVIDER: z.enum(LLM_PROVIDER_IDS).default("stub"),
   VECTOR_STORE: z.enum(["sqlite", "chroma"]).default("sqlite"),
   CHROMA_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:8000"),
   CHROMA_COLLECTION_PREFIX: z

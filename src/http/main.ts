@@ -1,4 +1,3 @@
-import type { ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { existsSync } from "node:fs";
 import type { ServerOptions } from "node:http";
@@ -81,7 +80,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   );
 
   // A port already taken rejects (EADDRINUSE) after closing what was opened, instead of an unhandled 'error' event.
-  const server: ServerType = await listen({
+  const server = await listen({
     fetch: app.fetch,
     port: settings.PORT,
     hostname: process.env.HOST ?? "0.0.0.0",

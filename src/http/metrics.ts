@@ -36,11 +36,9 @@ class Histogram {
   ) {}
   observe(labels: Labels, seconds: number): void {
     const key = labelText(labels);
-    let entry = this.series.get(key);
-    if (!entry) {
-      entry = { labels, counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.series.set(key, entry);
-    }
+    // Setting a key again keeps its place in the map, so the series render in first-seen order.
+    const entry = this.series.get(key) ?? { labels, counts: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+    this.series.set(key, entry);
     LATENCY_BUCKETS.forEach((bound, i) => {
       if (seconds <= bound) entry.counts[i]!++;
     });

@@ -30,10 +30,9 @@ export async function* coalesceDeltas(source: AsyncIterable<string>, windowMs: n
   let ended = false;
   let failure: { error: unknown } | undefined;
   let arrived: (() => void) | undefined;
-  let markEnded!: () => void;
-  const end = new Promise<void>((resolve) => (markEnded = resolve));
   // The provider is read as fast as it sends; what it sent waits here for the next piece.
-  void (async () => {
+  // `end` resolves when the reading stops (never rejects: a failure is kept for the reader).
+  const end = (async () => {
     try {
       for (;;) {
         const next = await iterator.next();
@@ -45,7 +44,6 @@ export async function* coalesceDeltas(source: AsyncIterable<string>, windowMs: n
       failure = { error };
     } finally {
       ended = true;
-      markEnded();
       arrived?.();
     }
   })();

@@ -72,45 +72,38 @@ export const ndjsonGuardFetch: typeof fetch = async (input, init) => {
   if (!response.ok || response.body === null) return response;
   let buffer = "";
   let sawDone = false;
-  const checkLine = (line: string, controller: TransformStreamDefaultController<string>): boolean => {
+  // A line that fails throws its LlmError, which errors the stream as controller.error would.
+  const checkLine = (line: string, controller: TransformStreamDefaultController<string>): void => {
     const trimmed = line.trim();
-    if (trimmed === "") return true;
+    if (trimmed === "") return;
     let value: unknown;
     try {
       value = JSON.parse(trimmed);
     } catch (cause) {
-      controller.error(new LlmError("llm_bad_response", "ollama", { cause }));
-      return false;
+      throw new LlmError("llm_bad_response", "ollama", { cause });
     }
     if (typeof value !== "object" || value === null) {
-      controller.error(new LlmError("llm_bad_response", "ollama", { cause: new Error("NDJSON line is not an object") }));
-      return false;
+      throw new LlmError("llm_bad_response", "ollama", { cause: new Error("NDJSON line is not an object") });
     }
     const record = value as Record<string, unknown>;
-    if (record["error"] !== undefined) {
-      controller.error(new LlmError("llm_unavailable", "ollama", { cause: new Error(String(record["error"])) }));
-      return false;
-    }
+    if (record["error"] !== undefined) throw new LlmError("llm_unavailable", "ollama", { cause: new Error(String(record["error"])) });
     if (record["done"] === true) sawDone = true;
     controller.enqueue(`${trimmed}\n`);
-    return true;
   };
   const guard = new TransformStream<string, string>({
     transform(text, controller) {
       buffer += text;
       const lines = buffer.split("\n");
       buffer = lines.pop() ?? "";
-      for (const line of lines) if (!checkLine(line, controller)) return;
+      for (const line of lines) checkLine(line, controller);
     },
     flush(controller) {
-      if (!checkLine(buffer, controller)) return;
+      checkLine(buffer, controller);
       if (!sawDone) {
-        controller.error(
-          new LlmError("llm_bad_response", "ollama", {
-            message: LLM_STREAM_INTERRUPTED_MESSAGE,
-            cause: new Error("NDJSON stream ended without done:true"),
-          }),
-        );
+        throw new LlmError("llm_bad_response", "ollama", {
+          message: LLM_STREAM_INTERRUPTED_MESSAGE,
+          cause: new Error("NDJSON stream ended without done:true"),
+        });
       }
     },
   });

@@ -1,6 +1,5 @@
 import OpenAI from "openai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { ProviderClient, ProviderEvent, ProviderTurn } from "./provider-stream.js";
+import type { ProviderClient, ProviderEvent } from "./provider-stream.js";
 
 /**
  * The Chat Completions wire (`POST {baseUrl}/chat/completions`, SSE `chat.completion.chunk`
@@ -37,15 +36,11 @@ export function openAiCompatibleClient(config: OpenAiCompatibleConfig): Provider
   });
   return async (turns, signal) => {
     const stream = await client.chat.completions.create(
-      { model: config.model, stream: true, messages: turns.map(toMessageParam) },
+      { model: config.model, stream: true, messages: turns.map(({ role, content }) => ({ role, content })) },
       { signal },
     );
     return completionEvents(stream);
   };
-}
-
-function toMessageParam(turn: ProviderTurn): ChatCompletionMessageParam {
-  return { role: turn.role, content: turn.content };
 }
 
 async function* completionEvents(chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>): AsyncGenerator<ProviderEvent> {

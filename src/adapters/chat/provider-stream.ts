@@ -51,13 +51,10 @@ export async function* streamAnswer(
   const onCallerAbort = () => abortUpstream("caller");
   callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
 
+  // clearTimeout ignores a timer already fired or cleared (and undefined).
   let timer: NodeJS.Timeout | undefined;
-  const stopTimer = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
   const armTimer = () => {
-    stopTimer();
+    clearTimeout(timer);
     timer = setTimeout(() => abortUpstream("timeout"), timeoutMs);
   };
 
@@ -79,7 +76,7 @@ export async function* streamAnswer(
         finished = true;
       } else if (event.delta !== "" && !finished) {
         // The wait on our consumer is not the provider's silence.
-        stopTimer();
+        clearTimeout(timer);
         yield event.delta;
         if (callerSignal?.aborted) throw new LlmError("llm_aborted", id);
       }
@@ -93,7 +90,7 @@ export async function* streamAnswer(
     if (finished) return;
     throw error instanceof LlmError ? error : failure(error);
   } finally {
-    stopTimer();
+    clearTimeout(timer);
     callerSignal?.removeEventListener("abort", onCallerAbort);
     // An early exit (an error, or the consumer stopped reading) must close the upstream request.
     if (!readToTheEnd) abortUpstream("done");

@@ -35,9 +35,9 @@ export interface GenerateRequest {
   doubtful?: boolean;
 }
 
-export type LlmProviderId = "stub" | "ollama" | "openai" | "groq" | "anthropic";
+export const LLM_PROVIDER_IDS = ["stub", "ollama", "openai", "groq", "anthropic"] as const;
 
-export const LLM_PROVIDER_IDS: readonly LlmProviderId[] = ["stub", "ollama", "openai", "groq", "anthropic"];
+export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
 
 export interface LlmProvider {
   readonly id: LlmProviderId;
@@ -49,17 +49,8 @@ export interface LlmProvider {
   stream(request: GenerateRequest): AsyncIterable<string>;
 }
 
-export type LlmErrorCode =
-  | "llm_auth"
-  | "llm_rate_limited"
-  | "llm_unavailable"
-  | "llm_timeout"
-  | "llm_bad_response"
-  | "llm_aborted"
-  | "llm_config";
-
 /** The default end-user message for each code (Brazilian Portuguese, never any secret). */
-export const LLM_ERROR_MESSAGES: Readonly<Record<LlmErrorCode, string>> = {
+export const LLM_ERROR_MESSAGES = {
   llm_auth: "O provedor de IA recusou a chave de acesso configurada.",
   llm_rate_limited: "O provedor de IA está recebendo pedidos demais. Tente de novo em instantes.",
   llm_unavailable: "O provedor de IA está indisponível no momento.",
@@ -67,7 +58,9 @@ export const LLM_ERROR_MESSAGES: Readonly<Record<LlmErrorCode, string>> = {
   llm_bad_response: "O provedor de IA enviou uma resposta em formato inesperado.",
   llm_aborted: "A geração da resposta foi cancelada.",
   llm_config: "O provedor de IA não está configurado corretamente.",
-};
+} as const;
+
+export type LlmErrorCode = keyof typeof LLM_ERROR_MESSAGES;
 
 /** The message for a stream cut mid-way (code `llm_bad_response`). */
 export const LLM_STREAM_INTERRUPTED_MESSAGE = "A resposta do provedor de IA foi interrompida.";
