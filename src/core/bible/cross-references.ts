@@ -208,20 +208,20 @@ export class CrossReferenceIndex {
       const end = targetEnd[i] ?? 0;
       const startChapter = Math.floor(start / CHAPTER_FACTOR);
       const endChapter = Math.floor(end / CHAPTER_FACTOR);
-      // The verses `first … last` the range covers in chapter c; a range over a chapter boundary
-      // is measured with the observed chapter lengths.
-      const span = (c: number): [first: number, last: number] => [
-        c === startChapter ? start - startChapter * CHAPTER_FACTOR : 1,
-        c === endChapter ? end - endChapter * CHAPTER_FACTOR : (chapterLength[c] ?? 0),
-      ];
+      const startVerse = start - startChapter * CHAPTER_FACTOR;
+      const endVerse = end - endChapter * CHAPTER_FACTOR;
+      // A range over a chapter boundary is measured with the observed chapter lengths. Written
+      // inline (no closure or pair per link): this runs for each of 340,000 links at load.
       let length = 0;
       for (let c = startChapter; c <= endChapter; c++) {
-        const [first, last] = span(c);
+        const first = c === startChapter ? startVerse : 1;
+        const last = c === endChapter ? endVerse : (chapterLength[c] ?? 0);
         length += Math.max(0, last - first + 1);
       }
       const share = (votes[i] ?? 0) / Math.max(1, length);
       for (let c = startChapter; c <= endChapter; c++) {
-        const [first, last] = span(c);
+        const first = c === startChapter ? startVerse : 1;
+        const last = c === endChapter ? endVerse : (chapterLength[c] ?? 0);
         const base = (chapterOffset[c] ?? 0) - 1;
         for (let verse = first; verse <= last; verse++) values[base + verse] = (values[base + verse] ?? 0) + share;
       }
