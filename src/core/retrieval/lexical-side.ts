@@ -124,7 +124,10 @@ export class LexicalSide {
   families(): Map<string, Set<string>> {
     if (this.familyIndex) return this.familyIndex;
     const families = new Map<string, Set<string>>();
-    for (const word of new Set(this.units.flatMap((unit) => splitWords(unit.text)))) {
+    // The distinct words, gathered without a list of every word of the corpus (800,000 for the Bible).
+    const words = new Set<string>();
+    for (const unit of this.units) for (const word of splitWords(unit.text)) words.add(word);
+    for (const word of words) {
       const root = derivationalRoot(foldAccents(word));
       if (!root) continue;
       const terms = analyze(word);
