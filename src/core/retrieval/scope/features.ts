@@ -170,12 +170,19 @@ export function textVocabulary(
 ): CorpusVocabulary {
   let termDocs: Map<string, number[]> | undefined;
   let wordDf: Map<string, number> | undefined;
-  // Each written form folded once (a collection's 400,000 words are a few thousand forms).
-  const folded = new Map<string, string>();
-  const fold = (word: string) => folded.get(word) ?? folded.set(word, foldAccents(word)).get(word)!;
-  const count = (lists: Iterable<Iterable<string>>) => {
+  /** Documents holding each folded word; each written form folded once (400,000 words are a few thousand forms). */
+  const wordDocuments = () => {
+    const folded = new Map<string, string>();
     const df = new Map<string, number>();
-    for (const list of lists) for (const item of new Set(list)) df.set(item, (df.get(item) ?? 0) + 1);
+    for (const doc of documents) {
+      const words = new Set<string>();
+      for (const word of splitWords(doc.text)) {
+        let fold = folded.get(word);
+        if (fold === undefined) folded.set(word, (fold = foldAccents(word)));
+        words.add(fold);
+      }
+      for (const word of words) df.set(word, (df.get(word) ?? 0) + 1);
+    }
     return df;
   };
   const postings = () => {
@@ -194,7 +201,7 @@ export function textVocabulary(
     documentCount: documents.length,
     termFrequency: (term) => postings().get(term)?.length ?? 0,
     termDocuments: (term) => postings().get(term) ?? [],
-    wordFrequency: (word) => (wordDf ??= count(documents.map((doc) => splitWords(doc.text).map(fold)))).get(word) ?? 0,
+    wordFrequency: (word) => (wordDf ??= wordDocuments()).get(word) ?? 0,
     wordsOfTerm: wordsByTerm(documents.map((doc) => doc.text)),
     nameShare: nameShares(documents.map((doc) => doc.text)),
     analyze: analyzeText,
