@@ -1,3 +1,4 @@
+import type { FigureChange } from "../core/retrieval/quality.js";
 import type { CollectionReloadSummary } from "../app/index/collection-indexer.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
@@ -110,4 +111,17 @@ export function printReloadSummary(summary: CollectionReloadSummary): void {
       `(novos ${summary.added}, alterados ${summary.changed}, sem mudanças ${summary.unchanged}, removidos ${summary.removed}, ignorados ${summary.skipped}); ` +
       `busca semântica: ${summary.dense === "off" ? `desligada${summary.denseOffReason ? ` (${summary.denseOffReason})` : ""}` : summary.dense}; ${summary.ms} ms`,
   );
+}
+
+/** `pastor eval --check`: each set's figures, then what moved beyond tolerance against the baseline. */
+export function printQualityCheck(run: { figures: Record<string, Record<string, number>>; hash: string; ms: number }, changes: readonly FigureChange[]): void {
+  const show = (value: number | undefined) => (value === undefined ? "-" : Number.isInteger(value) ? String(value) : value.toFixed(3));
+  for (const [name, figures] of Object.entries(run.figures)) {
+    console.log(`${name.padEnd(30)} ${Object.entries(figures).map(([figure, value]) => `${figure}=${show(value)}`).join(" ")}`);
+  }
+  console.log(`hash ${run.hash} · ${Object.keys(run.figures).length} conjuntos em ${(run.ms / 1000).toFixed(1)} s`);
+  const label = { regression: "CAIU", improvement: "melhorou", missing: "faltando", new: "novo" } as const;
+  for (const change of changes) console.log(`${label[change.verdict]}: ${change.set} ${change.figure} ${show(change.baseline)} → ${show(change.current)}`);
+  const regressions = changes.filter((change) => change.verdict === "regression" || change.verdict === "missing").length;
+  console.log(regressions === 0 ? "nenhum número caiu além da tolerância" : `${regressions} número(s) caíram além da tolerância`);
 }

@@ -1,7 +1,11 @@
 import { Command, InvalidArgumentError } from "commander";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { loadEngine } from "../app/retrieval/load-engine.js";
 import { loadSettings } from "../app/runtime.js";
+import { readBaseline, readRegistry, runQualitySets, setName, writeBaseline } from "../app/quality-check.js";
+import { compareWithBaseline, DEFAULT_TOLERANCE, resultsPage, type Baseline } from "../core/retrieval/quality.js";
+import { findProjectRoot } from "../project-root.js";
 import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
@@ -9,7 +13,7 @@ import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrie
 import { retrievalQuery } from "../core/retrieval/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printReloadSummary, printSearchResults } from "./format.js";
+import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
@@ -230,9 +234,9 @@ function toSearchJson(response: SearchResponse) {
 withExamples(
   program
     .command("eval")
-    .usage("--queries ARQUIVO [--k N] [--mode hybrid|lexical|dense] [--compare lsa,MODELO] [--json [--per-query]]")
-    .description("mede a qualidade da busca sobre um arquivo de perguntas (JSONL); indexa primeiro se o índice estiver vazio")
-    .requiredOption("--queries <arquivo>", "arquivo JSONL no formato de eval/README.md")
+    .usage("--queries ARQUIVO [--k N] [--mode hybrid|lexical|dense] [--compare lsa,MODELO] [--json [--per-query]] | --check [--sets A,B] [--update-baseline] [--results ARQUIVO]")
+    .description("mede a qualidade da busca sobre um arquivo de perguntas (JSONL), ou confere todos os conjuntos de eval/registry.json contra eval/baseline.json (--check); indexa primeiro se o índice estiver vazio")
+    .option("--queries <arquivo>", "arquivo JSONL no formato de eval/README.md")
     .option("--k <n>", "profundidade das métricas", positiveInt, 10)
     .option("--mode <modo>", "hybrid | lexical | dense", searchMode, "hybrid")
     .option(
@@ -241,14 +245,21 @@ withExamples(
       commaList,
     )
     .option("--json", "saída em JSON")
-    .option("--per-query", "inclui cada pergunta no JSON"),
-  ["pastor eval --queries eval/dev.jsonl --k 5"],
-).action(async (options: { queries: string; k: number; mode: SearchMode; compare?: string[]; json?: boolean; perQuery?: boolean }) => {
+    .option("--per-query", "inclui cada pergunta no JSON")
+    .option("--check", "mede todos os conjuntos registrados em eval/registry.json e falha (saída 1) se algum número cair além da tolerância de eval/baseline.json")
+    .option("--sets <nomes>", "com --check: só estes conjuntos (nomes sem .jsonl, separados por vírgulas)", commaList)
+    .option("--update-baseline", "com --check: grava os números medidos em eval/baseline.json (diga no commit por que mudaram)")
+    .option("--results <arquivo>", "com --check: escreve a página de resultados (ex.: docs/RESULTS.md)"),
+  ["pastor eval --queries eval/dev.jsonl --k 5", "pastor eval --check", "pastor eval --check --update-baseline --results docs/RESULTS.md"],
+).action(async (options: EvalOptions) => {
   const settings = loadSettings();
-  const text = await readFile(options.queries, "utf8").catch(() => {
-    throw new InputError(`não foi possível ler ${options.queries}`);
+  if (options.check) return checkQuality(settings, options);
+  if (!options.queries) throw new UsageError("informe --queries ARQUIVO, ou --check para conferir todos os conjuntos registrados");
+  const file = options.queries;
+  const text = await readFile(file, "utf8").catch(() => {
+    throw new InputError(`não foi possível ler ${file}`);
   });
-  const queries = parseEvalFile(text, options.queries);
+  const queries = parseEvalFile(text, file);
   const evaluate = async (engine: SearchEngine, mode: SearchMode) => {
     const rankings: string[][] = [];
     const refused: boolean[] = [];
@@ -328,3 +339,46 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   reportError(error);
   process.exitCode = exitCodeFor(error);
 });
+
+interface EvalOptions {
+  queries?: string;
+  k: number;
+  mode: SearchMode;
+  compare?: string[];
+  json?: boolean;
+  perQuery?: boolean;
+  check?: boolean;
+  sets?: string[];
+  updateBaseline?: boolean;
+  results?: string;
+}
+
+/** `pastor eval --check`: every registered set against the baseline; exit 1 on a drop beyond tolerance. */
+async function checkQuality(settings: Settings, options: EvalOptions): Promise<void> {
+  const evalDir = path.join(findProjectRoot(), "eval");
+  const baselineFile = path.join(evalDir, "baseline.json");
+  const registry = await readRegistry(evalDir);
+  const unknown = (options.sets ?? []).filter((name) => !registry.sets.some((set) => setName(set) === name));
+  if (unknown.length > 0) throw new UsageError(`conjunto desconhecido em --sets: ${unknown.join(", ")} (veja eval/registry.json)`);
+  const run = await withEngine(settings, (engine) =>
+    runQualitySets(engine, registry, evalDir, { ...(options.sets ? { only: options.sets } : {}), onSet: (name) => process.stderr.write(`${name} `) }),
+  );
+  process.stderr.write("\n");
+  const baseline: Baseline = await readBaseline(baselineFile).catch(() => ({ tolerance: DEFAULT_TOLERANCE, sets: {} }));
+  const measured = options.sets ? Object.fromEntries(Object.entries(baseline.sets).filter(([name]) => options.sets!.includes(name))) : baseline.sets;
+  const changes = compareWithBaseline({ ...baseline, sets: measured }, run.figures);
+  if (options.json) console.log(JSON.stringify({ hash: run.hash, ms: run.ms, figures: run.figures, changes }, null, 2));
+  else printQualityCheck(run, changes);
+  if (options.updateBaseline) {
+    await writeBaseline(baselineFile, { ...baseline, sets: { ...baseline.sets, ...run.figures } });
+    console.error(`eval/baseline.json atualizado (${Object.keys(run.figures).length} conjuntos)`);
+  } else if (changes.some((change) => change.verdict === "regression" || change.verdict === "missing")) {
+    process.exitCode = EXIT_INPUT_FAILED;
+  }
+  if (options.results) {
+    if (options.sets) throw new UsageError("--results precisa de todos os conjuntos (sem --sets)");
+    await writeFile(options.results, `${resultsPage(registry, run.figures, run.hash)}\n`);
+    console.error(`página de resultados escrita em ${options.results}`);
+  }
+}
+
