@@ -19,7 +19,7 @@ import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval/retr
 import { decideScope } from "../src/core/retrieval/scope/gate.js";
 import { readSettings, type Settings } from "../src/config/settings.js";
 import { analyze } from "../src/core/analysis/index.js";
-import { DEFAULT_SEARCH_SETTINGS, type SearchEngine, type SearchMode, type SearchSettings } from "../src/core/retrieval/engine.js";
+import { type SearchEngine, type SearchMode, type SearchSettings } from "../src/core/retrieval/engine.js";
 import { evaluateRankings, parseEvalFile, type EvalQuery, type EvalReport } from "../src/core/retrieval/eval.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -168,7 +168,7 @@ async function scopeGateFigures(engine: SearchEngine, aids: RetrievalAids) {
 }
 
 /** Search settings with issue 14's theme lever turned off: the engine as it was before it. */
-export const WITHOUT_THEMES = { themeWeight: 0, situationThemeWeight: 0, themeLinkSeeds: 0, themePriorWeight: DEFAULT_SEARCH_SETTINGS.priorWeight };
+export const WITHOUT_THEMES = { off: ["theme"] };
 
 /** Search settings with the topical index turned off: the engine as it was before it. */
 export const WITHOUT_TOPICS = { topicWeight: 0 };

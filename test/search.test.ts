@@ -77,7 +77,7 @@ describe("hybrid retrieval", () => {
     // Mt 5:44 is first; without it, John 14:15 ("Se me amais, guardai os meus mandamentos"), which
     // readers link to the John 14 verses the search also found, is lifted above them and Mt 5:44.
     const withRule = await openBibleEngine({}, { topicWeight: 0, storyWeight: 0 });
-    const without = await openBibleEngine({}, { crossrefBelowSeed: false, topicWeight: 0, storyWeight: 0 });
+    const without = await openBibleEngine({}, { off: ["below-seeds"], topicWeight: 0, storyWeight: 0 });
     try {
       expect((await withRule.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 6 })).results[0]?.ref).toBe("MAT 5:44");
       const response = await without.engine.search("o que Jesus disse sobre amar os inimigos?", { k: 6 });

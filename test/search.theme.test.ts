@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { derivationalRoot } from "../src/core/retrieval/lexical-side.js";
 import { asksForGuidance, isSituation, pointsAtText, speaksInFirstPerson, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
+import { withProfiles } from "../src/core/retrieval/stages/profiles.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
 describe("topical frames", () => {
@@ -98,9 +99,9 @@ describe("a theme is searched as a theme (issue 14)", () => {
   beforeAll(async () => {
     // The theme lever alone, at the weight issue 14 chose for it: the topical index
     // (test/topical-index.test.ts), whose arrival lowered that weight to 1, is off in all three.
-    withTheme = await openBibleEngine({}, { topicWeight: 0, themeWeight: 3 });
-    withoutFamilies = await openBibleEngine({}, { themeFamilyWeight: 0, topicWeight: 0, themeWeight: 3 });
-    withoutTheme = await openBibleEngine({}, { themeWeight: 0, situationThemeWeight: 0, themeLinkSeeds: 0, themePriorWeight: withTheme.engine.settings.priorWeight, topicWeight: 0 });
+    withTheme = await openBibleEngine({}, { topicWeight: 0, profiles: withProfiles({ theme: { themeWeight: 3 } }) });
+    withoutFamilies = await openBibleEngine({}, { themeFamilyWeight: 0, topicWeight: 0, profiles: withProfiles({ theme: { themeWeight: 3 } }) });
+    withoutTheme = await openBibleEngine({}, { off: ["theme"], topicWeight: 0 });
   }, 240_000);
   afterAll(async () => {
     await withTheme?.close();

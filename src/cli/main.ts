@@ -119,10 +119,13 @@ withExamples(
     .option("--mode <modo>", "hybrid | lexical | dense", searchMode, "hybrid")
     .option("--collection <nome>", `busca numa coleção de documentos em vez da Bíblia (${BIBLE_COLLECTION}, o padrão, é a Bíblia)`)
     .option("--discipline <nome>", "com --collection: só nesta disciplina")
-    .option("--json", "saída em JSON"),
-  ['pastor search "estou com medo do futuro" --k 3'],
-).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean }) => {
+    .option("--json", "saída em JSON")
+    .option("--explain", "com --json: inclui `explain`, o que cada etapa da ordenação leu, acrescentou ou moveu, em ordem"),
+  ['pastor search "estou com medo do futuro" --k 3', 'pastor search "quem foi Melquisedeque?" --json --explain'],
+).action(async (query: string, options: { k?: number; mode: SearchMode; collection?: string; discipline?: string; json?: boolean; explain?: boolean }) => {
   if (query.trim() === "") throw new UsageError("a pergunta está vazia");
+  if (options.explain && !options.json) throw new UsageError("--explain vale com --json");
+  const explain = options.explain === true;
   // What the chat searches: the question without the greeting or thanks around it.
   const question = retrievalQuery(query, []);
   printCareNotice(question);
@@ -131,14 +134,14 @@ withExamples(
   if (options.collection !== undefined && !isBibleCollection(options.collection)) {
     const response = await withCollections(settings, async (collections) => {
       await ensureCollection(collections, options.collection!, settings);
-      return collections.search(options.collection!, question, { k, mode: options.mode, ...(options.discipline ? { discipline: options.discipline } : {}) });
+      return collections.search(options.collection!, question, { k, mode: options.mode, explain, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
     if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
     else printDocumentResults(response, query);
     return;
   }
   if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection de uma coleção de documentos");
-  const response = await withEngine(settings, (engine) => engine.search(question, { k, mode: options.mode }));
+  const response = await withEngine(settings, (engine) => engine.search(question, { k, mode: options.mode, explain }));
   if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
   else printSearchResults(response, query);
 });
@@ -187,6 +190,7 @@ function toDocumentSearchJson(response: DocumentSearchResponse) {
     collection: response.collection,
     notices: response.notices,
     scope: response.scope,
+    explain: response.explain,
     results: response.results.map((hit) => ({
       source: hit.sourceId,
       chunk: hit.chunk,
@@ -213,6 +217,7 @@ function toSearchJson(response: SearchResponse) {
     notices: response.notices,
     references: response.references,
     scope: response.scope,
+    explain: response.explain,
     results: response.results.map((r) => ({
       ref: r.ref,
       reference: r.reference,

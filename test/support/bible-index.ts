@@ -7,20 +7,22 @@ import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { readSettings } from "../../src/config/settings.js";
 import type { SearchEngine, SearchSettings } from "../../src/core/retrieval/engine.js";
 import type { TopicalIndex } from "../../src/core/retrieval/topical-index.js";
-import { openTestStore, STORE, storeEnvFor } from "./store.js";
+import { openTestStore, storeEnvFor } from "./store.js";
 import { tempDir } from "./usfx.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * The real Bible index (Bíblia Livre, lexical + the corpus-trained LSA model). With SQLite,
- * built once per test process into a temporary DATA_DIR and shared by the tests that need
- * it; with Chroma (STORE=chroma), built once per run by the global setup, on the test server.
+ * The real Bible index (Bíblia Livre, lexical + the corpus-trained LSA model), built once per
+ * run by the global setup (`bible-global-setup.ts` on SQLite, `chroma-global-setup.ts` on the
+ * Chroma test server) and shared read-only by every test that needs it; a run without that
+ * setup (a single file under another config) builds it once in its own process.
  */
 let building: Promise<{ dataDir: string }> | undefined;
 
 export function realBibleIndex(): Promise<{ dataDir: string }> {
-  if (STORE === "chroma") return Promise.resolve({ dataDir: inject("bibleDataDir") });
+  const shared = inject("bibleDataDir");
+  if (shared) return Promise.resolve({ dataDir: shared });
   building ??= buildSqliteBibleIndex();
   return building;
 }

@@ -5,6 +5,7 @@
  * position) as its identity; the discipline filter and the hit with its human citation are
  * what only chunks have. Pure apart from the embedder call.
  */
+import type { Trace, TraceEntry } from "./stages/stage.js";
 import { analyze, foldAccents } from "../analysis/index.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
@@ -31,6 +32,8 @@ export interface DocumentSearchOptions {
   mode?: DocumentSearchMode;
   /** Search only this discipline's silo. */
   discipline?: string;
+  /** Return the explain trace: one entry per stage, in order. */
+  explain?: boolean;
 }
 
 export interface DocumentSearchResponse {
@@ -43,6 +46,8 @@ export interface DocumentSearchResponse {
   notices: string[];
   /** Whether the collection has anything to say about the question (the out-of-scope gate), when loaded. */
   scope?: ScopeDecision;
+  /** The explain trace, when asked for (`stages/stage.ts`). */
+  explain?: TraceEntry[];
 }
 
 /**
@@ -90,6 +95,7 @@ export class DocumentSearch {
   async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResponse> {
     const k = Math.max(0, Math.floor(options.k ?? this.settings.topK));
     const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
+    const trace: Trace | undefined = options.explain ? { entries: [], label: (doc) => this.hybrid.keyAt(doc) } : undefined;
     /** `searched`: the silos the results come from (none when nothing could be searched). */
     const respond = async (results: DocumentHit[], searched?: readonly Silo[]): Promise<DocumentSearchResponse> => {
       const response: DocumentSearchResponse = { query, collection: this.collection, mode, results, notices };
@@ -97,6 +103,10 @@ export class DocumentSearch {
       const searchAgain = async (depth: number, hybrid: SearchMode) => passages(searched ? await this.hits(query, depth, hybrid, searched) : []);
       const scope = await this.hybrid.scopeFor(query, { k, mode, results: passages(results) }, searchAgain);
       if (scope) response.scope = scope;
+      if (trace) {
+        if (scope) trace.entries.push({ stage: "gate", inScope: scope.inScope, doubtful: scope.doubtful, outOfScopeProbability: scope.outOfScopeProbability, reasons: scope.reasons });
+        response.explain = trace.entries;
+      }
       return response;
     };
 
@@ -109,13 +119,14 @@ export class DocumentSearch {
       }
       silos = [silo];
     }
-    return respond(await this.hits(query, k, mode, silos), silos ?? this.hybrid.silos);
+    if (trace) trace.entries.push({ stage: "silos", searched: (silos ?? this.hybrid.silos).map((silo) => silo.name) });
+    return respond(await this.hits(query, k, mode, silos, trace), silos ?? this.hybrid.silos);
   }
 
   /** The k hits for a query (none for a query with no searchable word: empty, stopwords only). */
-  private async hits(query: string, k: number, mode: SearchMode, silos: readonly Silo[] | undefined): Promise<DocumentHit[]> {
+  private async hits(query: string, k: number, mode: SearchMode, silos: readonly Silo[] | undefined, trace?: Trace): Promise<DocumentHit[]> {
     if (analyze(query).length === 0 || k === 0) return [];
-    const ranked = await this.hybrid.rank(query, { mode, k, silos });
+    const ranked = await this.hybrid.rank(query, { mode, k, silos, trace });
     return ranked.slice(0, k).map((item, index) => toHit(this.hybrid.units[item.doc]!, item, index + 1));
   }
 }

@@ -17,8 +17,6 @@ export interface LexicalSettings {
   bm25B: number;
   /** Weight of the phrase (bigram) signal added to the BM25 score (0: no phrase index). */
   phraseWeight: number;
-  /** Weight of exact (unstemmed, folded) word matches added to the stemmed BM25 score. */
-  exactWeight: number;
   /** Stems this short (or shorter) are collision-prone: matched mainly by the exact word (0: off). */
   shortStemLength: number;
   /** Weight of a collision-prone short stem (its exact word keeps weight 1). */
@@ -39,7 +37,6 @@ export interface LexicalSettings {
 /** Plain BM25 over the analysed terms: every refinement off. */
 export const PLAIN_LEXICAL: Omit<LexicalSettings, "bm25K1" | "bm25B"> = {
   phraseWeight: 0,
-  exactWeight: 0,
   shortStemLength: 0,
   shortStemWeight: 1,
   shortStemMinExactDf: 0,
@@ -102,7 +99,7 @@ export class LexicalSide {
     );
     this.phrases = settings.phraseWeight > 0 ? new Bm25Index(units.map((unit) => (unit.text === "" ? [] : wordBigrams(unit.text)))) : undefined;
     this.restoreAccents = options.restoreAccents;
-    if (settings.shortStemLength > 0 || settings.exactWeight > 0) this.exact(); // built at load, not on the first query
+    if (settings.shortStemLength > 0) this.exact(); // built at load, not on the first query
   }
 
   get documentCount(): number {
@@ -196,10 +193,8 @@ export class LexicalSide {
       term: token.term,
       weight: (shortStem(token) ? settings.shortStemWeight : 1) * (frame.has(token.surface) ? settings.frameWordWeight : 1),
     }));
-    const exact = tokens.flatMap((token) => {
-      const weight = shortStem(token) ? 1 : settings.exactWeight;
-      return weight > 0 ? [{ term: token.surface, weight }] : [];
-    });
+    // The exact word of a collision-prone short stem carries its match.
+    const exact = tokens.filter(shortStem).map((token) => ({ term: token.surface, weight: 1 }));
     return { own: ownTerms, expansions, exact };
   }
 

@@ -14,16 +14,17 @@ import type { Embedder } from "../index/embedder.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
 import { decideScope, SCOPE_EVIDENCE_DEPTH, type ScopeDecision, type ScopeGateData, type ScopePassage } from "./scope/gate.js";
 import { applyKeywordOnlyQuota, DENSE, LEXICAL, type HybridSearchSettings } from "./fusion.js";
-import { reciprocalRankFusion, RRF_K, type FusedItem, type RankedList } from "./rrf.js";
+import { reciprocalRankFusion, RRF_K, type RankedList } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
 import { LexicalSide, type LexicalScore, type LexicalSettings, type LexicalUnit, type QueryExpander } from "./lexical-side.js";
 import { withoutFrameWords } from "./query-frame.js";
+import { rerankEntry, TRACE_DEPTH, type DenseHit, type FirstFusion, type FusedUnit, type LexicalHit, type Trace } from "./stages/stage.js";
 
 /** The hybrid search's settings and its lexical side's (phrases, exact words, expansions…). */
 export type UnitSearchSettings = HybridSearchSettings & LexicalSettings;
 
 /**
- * How much deeper than the fused depth a refined lexical side (phrases, exact words, a boost)
+ * How much deeper than the fused depth a refined lexical side (phrases, exact words)
  * looks, so those scores can reorder its BM25 hits before the cut. Plain BM25 needs no margin.
  */
 const REFINED_LEXICAL_DEPTH_FACTOR = 4;
@@ -55,26 +56,7 @@ export interface Silo {
   docs: readonly number[];
 }
 
-/** A unit the lexical side ranked, `doc` being its position in the collection. */
-export interface LexicalHit extends LexicalScore {
-  doc: number;
-}
-
-export interface DenseHit {
-  doc: number;
-  similarity: number;
-}
-
-export type FusedUnit = FusedItem<{ doc: number }>;
-
-/** The first fusion of the two sides, handed to a collection's refinement. */
-export interface FirstFusion {
-  fused: FusedUnit[];
-  lexical: readonly LexicalHit[];
-  dense: readonly DenseHit[];
-  /** The fusion again, with further ranked lists of units after the two sides. */
-  fuseWith(more: readonly RankedList<{ doc: number }>[]): FusedUnit[];
-}
+export type { DenseHit, FirstFusion, FusedUnit, LexicalHit } from "./stages/stage.js";
 
 export interface RankRequest {
   mode: SearchMode;
@@ -84,10 +66,10 @@ export interface RankRequest {
   silos?: readonly Silo[] | undefined;
   /** The dense side's weight in the fusion (the settings' by default). */
   denseWeight?: number | undefined;
-  /** Multiplies a unit's lexical score for the lexical side's order (its score stays as BM25 gave it). */
-  lexicalBoost?: ((doc: number) => number) | undefined;
   /** Further lists and reorderings built on the first fusion (the Bible's cross references, neighbours, themes, reader prior). */
-  refine?: ((first: FirstFusion) => FusedUnit[]) | undefined;
+  refine?: ((first: FirstFusion) => readonly FusedUnit[]) | undefined;
+  /** The explain trace, when asked for: the sides, the first fusion and the quota add their entries. */
+  trace?: Trace | undefined;
 }
 
 /** A unit found for a query, and how. */
@@ -196,8 +178,10 @@ export class UnitSearch<U extends LexicalUnit> {
     const settings = this.settings;
     const depth = k * settings.candidateMultiplier;
     const silos = request.silos ?? this.silos;
-    const { scores, ranking: lexical } = mode === "dense" ? { scores: new Map<number, LexicalScore>(), ranking: [] } : this.lexicalSide(query, silos, depth, request.lexicalBoost);
+    const { scores, ranking: lexical } = mode === "dense" ? { scores: new Map<number, LexicalScore>(), ranking: [] } : this.lexicalSide(query, silos, depth);
     const dense = mode === "lexical" ? [] : await this.denseRanking(query, silos, depth);
+    const trace = request.trace;
+    if (trace) this.traceSides(trace, query, silos, mode, depth, lexical, dense);
     if (mode === "lexical") return lexical.map((hit) => ({ doc: hit.doc, score: hit.score, via: [LEXICAL], matchedTerms: hit.matchedTerms, lexicalScore: hit.score }));
     if (mode === "dense") return dense.map((hit) => ({ doc: hit.doc, score: hit.similarity, via: [DENSE], matchedTerms: [], similarity: hit.similarity }));
 
@@ -208,9 +192,12 @@ export class UnitSearch<U extends LexicalUnit> {
     const fuseWith = (more: readonly RankedList<{ doc: number }>[]) =>
       reciprocalRankFusion<{ doc: number }>([...sides, ...more], (item) => this.keyAt(item.doc), { k: RRF_K });
     const first = fuseWith([]);
+    if (trace) trace.entries.push({ stage: "fusion", rrfK: RRF_K, weights: { [LEXICAL]: settings.lexicalWeight, [DENSE]: sides[1]!.weight }, first: first.slice(0, TRACE_DEPTH).map((item) => trace.label(item.item.doc)) });
     const fused = request.refine ? request.refine({ fused: first, lexical, dense, fuseWith }) : first;
     const similarity = new Map(dense.map((hit) => [hit.doc, hit.similarity]));
-    return applyKeywordOnlyQuota(fused, settings.maxKeywordOnly, k).map((item) => {
+    const kept = applyKeywordOnlyQuota(fused, settings.maxKeywordOnly, k);
+    if (trace) trace.entries.push(rerankEntry("quota", fused, kept, trace, { maxKeywordOnly: settings.maxKeywordOnly, k }));
+    return kept.map((item) => {
       const doc = item.item.doc;
       const entry = scores.get(doc);
       return { doc, score: item.score, via: item.via, matchedTerms: entry?.matchedTerms ?? [], lexicalScore: entry?.score, similarity: similarity.get(doc) };
@@ -220,14 +207,13 @@ export class UnitSearch<U extends LexicalUnit> {
   /**
    * The lexical side: every hit of the silos asked, by position in the collection (a refined
    * side looks deeper than `depth`, so its phrase and exact-word scores reorder BM25's hits
-   * before the cut), and the ranking `depth` deep — each silo's hits best first (boosted, ties
+   * before the cut), and the ranking `depth` deep — each silo's hits best first (ties
    * to the earlier unit), merged by rank with RRF when there are several: a BM25 score means
    * something only inside its silo (its own IDF and average length), never across silos.
    */
-  private lexicalSide(query: string, silos: readonly Silo[], depth: number, boost: RankRequest["lexicalBoost"]): { scores: Map<number, LexicalScore>; ranking: LexicalHit[] } {
+  private lexicalSide(query: string, silos: readonly Silo[], depth: number): { scores: Map<number, LexicalScore>; ranking: LexicalHit[] } {
     const s = this.settings;
-    const refined = s.phraseWeight > 0 || s.exactWeight > 0 || s.shortStemLength > 0 || boost !== undefined;
-    const weighed = boost ? (hit: LexicalHit) => hit.score * boost(hit.doc) : (hit: LexicalHit) => hit.score;
+    const refined = s.phraseWeight > 0 || s.shortStemLength > 0;
     const scores = new Map<number, LexicalScore>();
     const rankings = silos.map((silo) => {
       const hits: LexicalHit[] = [];
@@ -236,7 +222,7 @@ export class UnitSearch<U extends LexicalUnit> {
         scores.set(doc, entry);
         if (entry.score > 0 && this.units[doc]!.text !== "") hits.push({ doc, score: entry.score, matchedTerms: entry.matchedTerms });
       }
-      return hits.sort((a, b) => weighed(b) - weighed(a) || a.doc - b.doc).slice(0, depth);
+      return hits.sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, depth);
     });
     if (rankings.length <= 1) return { scores, ranking: rankings[0] ?? [] };
     const merged = reciprocalRankFusion(
@@ -256,6 +242,33 @@ export class UnitSearch<U extends LexicalUnit> {
     const text = this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query;
     const within = silos.length === this.silos.length ? undefined : new Set(silos.flatMap((silo) => silo.docs));
     return denseHits(this.dense, restoreAccentsIn(text, this.restoreAccents), depth, this.settings.minSimilarity, within && ((doc) => within.has(doc)));
+  }
+
+  /** The lexical and dense sides' trace entries: what each read of the query and its first units. */
+  private traceSides(trace: Trace, query: string, silos: readonly Silo[], mode: SearchMode, depth: number, lexical: readonly LexicalHit[], dense: readonly DenseHit[]): void {
+    if (mode !== "dense") {
+      const read = silos[0]?.lexical.query(query);
+      trace.entries.push({
+        stage: LEXICAL,
+        terms: read?.own.map(({ term, weight }) => (weight === 1 ? term : `${term}^${weight}`)) ?? [],
+        expansions: read?.expansions.map(({ term }) => term) ?? [],
+        exact: read?.exact.map(({ term }) => term) ?? [],
+        depth,
+        found: lexical.length,
+        first: lexical.slice(0, TRACE_DEPTH).map((hit) => `${trace.label(hit.doc)} ${hit.score.toFixed(3)}`),
+      });
+    }
+    if (mode !== "lexical") {
+      const text = this.settings.frameWordWeight < 1 ? withoutFrameWords(query) : query;
+      trace.entries.push({
+        stage: DENSE,
+        available: this.denseAvailable,
+        text: restoreAccentsIn(text, this.restoreAccents),
+        minSimilarity: this.settings.minSimilarity,
+        found: dense.length,
+        first: dense.slice(0, TRACE_DEPTH).map((hit) => `${trace.label(hit.doc)} ${hit.similarity.toFixed(3)}`),
+      });
+    }
   }
 
   /** How many units of the collection, whatever their silo, have an analysed term. */
