@@ -4,7 +4,6 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { streamSSE } from "hono/streaming";
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { biblePlanner } from "../app/chat/bible-chat.js";
 import { collectionPlanner } from "../app/chat/collection-chat.js";
@@ -17,7 +16,7 @@ import { bookByCode } from "../core/bible/books.js";
 import { expandReference, formatReference, parseReference, validateReference } from "../core/bible/references.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { adminGuard } from "./admin.js";
-import { ConversationSources } from "./conversations.js";
+import { ConversationIds, ConversationSources } from "./conversations.js";
 import { apiError } from "./errors.js";
 import { BusyError, clientAddress, ConcurrencyGate, RateLimiter } from "./limits.js";
 import { withFields, type Logger } from "./logger.js";
@@ -78,6 +77,7 @@ export function createApp(deps: AppDependencies): Hono {
   const provider = withStreamPieces(withPromptBudget(deps.provider, settings.MAX_PROMPT_TOKENS), settings.STREAM_FLUSH_MS);
   const chatBody = chatBodySchema(settings);
   const conversations = new ConversationSources();
+  const conversationIds = new ConversationIds();
   const metrics = deps.metrics ?? new Metrics();
   const llmGate = new ConcurrencyGate(settings.LLM_MAX_CONCURRENT, settings.LLM_QUEUE_MAX, settings.LLM_QUEUE_TIMEOUT_MS);
   metrics.gauge("pastor_llm_in_flight", "Answers holding one of the LLM_MAX_CONCURRENT slots.", () => llmGate.inFlight);
@@ -251,7 +251,9 @@ export function createApp(deps: AppDependencies): Hono {
       return apiError(c, 413, "message_too_long", `A mensagem tem ${message.length} caracteres; o limite é ${MAX_MESSAGE_CHARS}.`);
     }
     const history = (parsed.data.history ?? []).slice(-MAX_HISTORY_EXCHANGES * 2);
-    const conversationId = parsed.data.conversationId ?? randomUUID();
+    // Only an id this server issued names a conversation; any other (absent, made up, from before a restart) gets a new one.
+    const given = parsed.data.conversationId;
+    const conversationId = given !== undefined && conversationIds.issued(given) ? given : conversationIds.issue();
     const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
     let planner: AnswerPlanner;
     const controller = new AbortController();
@@ -389,7 +391,8 @@ export function createApp(deps: AppDependencies): Hono {
   app.get("/api/sources", (c) => {
     const conversationId = c.req.query("conversationId");
     if (!conversationId) return apiError(c, 400, "missing_conversation", "Informe ?conversationId= (enviado no evento sources do chat).");
-    const entry = conversations.get(conversationId);
+    // An id the server never issued is not looked up: guessing ("alice") finds nothing.
+    const entry = conversationIds.issued(conversationId) ? conversations.get(conversationId) : undefined;
     if (!entry) return apiError(c, 404, "conversation_not_found", "Nenhuma resposta registrada para esta conversa.");
     const cited = new Set(entry.citations);
     return c.json({ conversationId, at: entry.at, sources: entry.sources.map((s) => ({ ...s, cited: cited.has("kind" in s ? s.citation : s.reference) })) });
