@@ -36,7 +36,7 @@ export interface AdminGuardOptions {
     /** Answers a request past its bucket (429 with Retry-After). */
     tooMany: (c: Context, waitSeconds: number, kind: "granted" | "refused") => Response;
   };
-  /** Told of each refusal (for the metrics and the log). */
+  /** Told of each refusal answered as such, not held back by the rate (for the metrics and the log). */
   onRefused?: (c: Context, code: string) => void;
 }
 
@@ -46,9 +46,9 @@ export function adminGuard(options: AdminGuardOptions): MiddlewareHandler {
     const refusal = refusalOf(c, options);
     const limits = options.limits;
     if (refusal) {
-      options.onRefused?.(c, refusal.code);
       const wait = limits ? limits.refused.take(limits.clientOf(c)) : 0;
       if (wait > 0) return limits!.tooMany(c, wait, "refused");
+      options.onRefused?.(c, refusal.code);
       return apiError(c, refusal.status, refusal.code, refusal.message);
     }
     const wait = limits ? limits.granted.take(limits.clientOf(c)) : 0;
