@@ -191,11 +191,18 @@ describe("fair use", () => {
       expect(await errorOf(limited)).toMatchObject({ code: "rate_limited", message: "Muitas perguntas em pouco tempo. Tente de novo em 20 s." });
       // The other routes are not counted against the chat.
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-      // Reindex and reload share the lower admin rate.
+      // Reindex and reload share the lower admin rate; refused attempts count in a bucket of their own.
       expect((await fetch(`${server.url}/api/reload`, { method: "POST" })).status).toBe(401);
-      const admin = await fetch(`${server.url}/api/reindex`, { method: "POST" });
+      const refused = await fetch(`${server.url}/api/reindex`, { method: "POST" });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      expect((await errorOf(refused)).message).toBe("Muitos pedidos de reindexação ou recarga recusados em pouco tempo. Tente de novo em 60 s.");
+      // The admin with the token is not held back by them, and then has used up the admin rate.
+      const token = { "X-Reindex-Token": "segredo" };
+      const reload = await fetch(`${server.url}/api/reload`, { method: "POST", headers: { ...token, "Content-Type": "application/json" }, body: '{"collection":"nenhuma"}' });
+      expect(reload.status).toBe(404);
+      const admin = await fetch(`${server.url}/api/reindex`, { method: "POST", headers: token });
       expect(admin.status).toBe(429);
-      expect(admin.headers.get("retry-after")).toBe("60");
       expect((await errorOf(admin)).message).toBe("Muitos pedidos de reindexação ou recarga em pouco tempo. Tente de novo em 60 s.");
     } finally {
       await server.close();

@@ -66,7 +66,11 @@ describe("collections over the API", () => {
   it("guards POST /api/reload with the token and validates the body", async () => {
     expect((await fetch(`${server.url}/api/reload`, { method: "POST" })).status).toBe(401);
     expect((await reload({}, "errado")).status).toBe(403);
-    const bad = await fetch(`${server.url}/api/reload`, { method: "POST", headers: { "X-Reindex-Token": "segredo" }, body: "{oops" });
+    // A body that is not declared JSON is refused before it is read (a page's form or text/plain fetch).
+    const plain = await fetch(`${server.url}/api/reload`, { method: "POST", headers: { "X-Reindex-Token": "segredo" }, body: "{}" });
+    expect(plain.status).toBe(415);
+    expect(((await plain.json()) as { error: { code: string } }).error.code).toBe("unsupported_media_type");
+    const bad = await fetch(`${server.url}/api/reload`, { method: "POST", headers: { "X-Reindex-Token": "segredo", "Content-Type": "application/json" }, body: "{oops" });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_json");
     const unknown = await reload({ collection: "nenhuma" });
@@ -91,9 +95,10 @@ describe("collections over the API", () => {
   });
 
   it("answers from the collection: excerpts as sources, [n] rewritten to the citation, unseen sources removed", async () => {
-    const response = await chat({ message: "o que é a Trindade?", collection: "exemplo", conversationId: "doc-1" });
+    const response = await chat({ message: "o que é a Trindade?", collection: "exemplo" });
     expect(response.status).toBe(200);
     const events = parseSse(await response.text());
+    const conversationId = (events[0]!.data as { conversationId: string }).conversationId;
     expect(events.map((e) => e.event)).toEqual(["sources", ...events.slice(1, -1).map(() => "token"), "done"]);
     const sources = (events[0]!.data as { collection: string; sources: { kind: string; number: number; sourceId: string; citation: string }[] });
     expect(sources.collection).toBe("exemplo");
@@ -111,7 +116,7 @@ describe("collections over the API", () => {
     const prompt = provider.requests.at(-1)!;
     expect(prompt.messages.at(-1)!.content).toContain('<trecho n="1"');
 
-    const consulted = (await (await fetch(`${server.url}/api/sources?conversationId=doc-1`)).json()) as { sources: { citation: string; cited: boolean }[] };
+    const consulted = (await (await fetch(`${server.url}/api/sources?conversationId=${conversationId}`)).json()) as { sources: { citation: string; cited: boolean }[] };
     expect(consulted.sources.find((s) => s.citation === citation)!.cited).toBe(true);
   });
 

@@ -16,7 +16,7 @@ import { smallTalkReply } from "../src/core/chat/small-talk.js";
 import { tempDir } from "./support/usfx.js";
 import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { startFakeLlmServer, type FakeLlmServer } from "./support/fake-llm-servers.js";
-import { parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
+import { conversationIdOf, ISSUED_CONVERSATION_ID, parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
 
 const OFF_TOPIC = OFF_TOPIC_EXAMPLES;
 const WORLDLY_PASTORAL = WORLDLY_PASTORAL_EXAMPLES;
@@ -57,11 +57,11 @@ describe("off-topic questions through /api/chat", () => {
   it("writes the exact bytes of the refusal with the offline stub: no sources, the fixed reply, done with the refusal", async () => {
     await withServer(createStubProvider({ chunkDelayMs: 0 }), async (server) => {
       for (const message of OFF_TOPIC) {
-        const body = await (await postChat(server.url, { message, conversationId: "c-fora" })).text();
+        const body = await (await postChat(server.url, { message })).text();
         const events = parseSse(body);
         expect(events.map((event) => event.event), message).toEqual(["sources", "token", "done"]);
         const sources = events[0]!.data as { conversationId: string; sources: unknown[]; scope: { inScope: boolean; doubtful: boolean; reasons: { rule: string } } };
-        expect(sources).toMatchObject({ conversationId: "c-fora", sources: [], scope: { inScope: false, doubtful: false, reasons: { rule: "model" } } });
+        expect(sources).toMatchObject({ conversationId: expect.stringMatching(ISSUED_CONVERSATION_ID), sources: [], scope: { inScope: false, doubtful: false, reasons: { rule: "model" } } });
         expect(body).toContain(`event: token\ndata: ${JSON.stringify({ text: OUT_OF_SCOPE_MESSAGE })}\n\n`);
         expect(body.endsWith('event: done\ndata: {"citations":[],"refusal":"out_of_scope"}\n\n')).toBe(true);
       }
@@ -173,9 +173,10 @@ describe("small talk through /api/chat", () => {
   it("writes the exact bytes of the greeting's reply: no sources, no scope, done naming the kind, no model call", async () => {
     const provider = new ScriptedProvider(["não deveria ser chamado"]);
     await withServer(provider, async (server) => {
-      const body = await (await postChat(server.url, { message: "Olá, pastor! Tudo bem?", conversationId: "c-oi" })).text();
+      const body = await (await postChat(server.url, { message: "Olá, pastor! Tudo bem?" })).text();
+      expect(conversationIdOf(body)).toMatch(ISSUED_CONVERSATION_ID);
       expect(body).toBe(
-        'event: sources\ndata: {"conversationId":"c-oi","sources":[]}\n\n' +
+        `event: sources\ndata: {"conversationId":"${conversationIdOf(body)}","sources":[]}\n\n` +
           `event: token\ndata: ${JSON.stringify({ text: smallTalkReply("greeting") })}\n\n` +
           'event: done\ndata: {"citations":[],"smallTalk":"greeting"}\n\n',
       );

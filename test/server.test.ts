@@ -3,7 +3,7 @@ import { createStubProvider } from "../src/adapters/chat/stub.js";
 import { LlmError } from "../src/core/chat/llm.js";
 import { NO_EVIDENCE_MESSAGE } from "../src/core/grounding/prompt.js";
 import { realBibleIndex } from "./support/bible-index.js";
-import { parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
+import { conversationIdOf, ISSUED_CONVERSATION_ID, parseSse, postChat, ScriptedProvider, startTestServer, type TestServer } from "./support/server.js";
 
 let dataDir: string;
 let stub: TestServer;
@@ -60,16 +60,19 @@ describe("POST /api/chat", () => {
     const text = events.slice(1, -1).map((e) => (e.data as { text: string }).text).join("");
     expect(text).toContain("João 3:16");
     expect((events.at(-1)!.data as { citations: string[] }).citations).toContain("João 3:16");
-    expect(body.startsWith('event: sources\ndata: {"conversationId":"conv-1","sources":[{')).toBe(true);
+    // "conv-1" was never issued by this server: the answer comes with a new id of its own.
+    expect(conversationIdOf(body)).toMatch(ISSUED_CONVERSATION_ID);
+    expect(body.startsWith(`event: sources\ndata: {"conversationId":"${conversationIdOf(body)}","sources":[{`)).toBe(true);
   });
 
   it("writes the exact bytes of a no-evidence answer, without calling the model", async () => {
     const provider = new ScriptedProvider(["não deveria ser chamado"]);
     await withProvider(provider, async (server) => {
-      const response = await postChat(server.url, { message: "o que é que nós somos", conversationId: "c1" });
+      const response = await postChat(server.url, { message: "o que é que nós somos" });
       const body = await response.text();
+      expect(conversationIdOf(body)).toMatch(ISSUED_CONVERSATION_ID);
       expect(body).toBe(
-        'event: sources\ndata: {"conversationId":"c1","sources":[]}\n\n' +
+        `event: sources\ndata: {"conversationId":"${conversationIdOf(body)}","sources":[]}\n\n` +
           `event: token\ndata: ${JSON.stringify({ text: NO_EVIDENCE_MESSAGE })}\n\n` +
           'event: done\ndata: {"citations":[],"refusal":"no_evidence"}\n\n',
       );
@@ -168,10 +171,15 @@ describe("GET /api/verses and /api/sources", () => {
   });
 
   it("keeps the sources of the last answer per conversation", async () => {
-    await (await postChat(stub.url, { message: "Salmo 23:1", conversationId: "conversa-a" })).text();
-    await (await postChat(stub.url, { message: "João 3:16", conversationId: "conversa-b" })).text();
-    const a = (await (await fetch(`${stub.url}/api/sources?conversationId=conversa-a`)).json()) as { sources: { reference: string; cited: boolean }[] };
-    expect(a.sources[0]).toMatchObject({ reference: "Salmos 23:1", cited: true });
+    const a = conversationIdOf(await (await postChat(stub.url, { message: "Salmo 23:1" })).text());
+    const b = conversationIdOf(await (await postChat(stub.url, { message: "João 3:16" })).text());
+    expect(b).not.toBe(a);
+    const sourcesOfA = (await (await fetch(`${stub.url}/api/sources?conversationId=${a}`)).json()) as { sources: { reference: string; cited: boolean }[] };
+    expect(sourcesOfA.sources[0]).toMatchObject({ reference: "Salmos 23:1", cited: true });
+    // The id the server issued carries on the conversation: its next answer replaces the sources.
+    expect(conversationIdOf(await (await postChat(stub.url, { message: "Romanos 8:28", conversationId: a })).text())).toBe(a);
+    const next = (await (await fetch(`${stub.url}/api/sources?conversationId=${a}`)).json()) as { sources: { reference: string }[] };
+    expect(next.sources[0]).toMatchObject({ reference: "Romanos 8:28" });
     expect((await fetch(`${stub.url}/api/sources?conversationId=desconhecida`)).status).toBe(404);
     expect((await fetch(`${stub.url}/api/sources`)).status).toBe(400);
   });

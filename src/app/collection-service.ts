@@ -26,6 +26,7 @@ import { reloadCollection, type CollectionLogger, type CollectionReloadSummary }
 import { localCollectionHost, type CollectionSearchHost, type CollectionSummary } from "./grounding/collection-host.js";
 import type { ChatTurn } from "../core/chat/llm.js";
 import { CollectionError } from "../core/documents/errors.js";
+import { printable } from "../core/printable.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import type { PreparedCollectionAnswer } from "./grounding/collection-host.js";
 
@@ -276,7 +277,7 @@ export class CollectionService {
       await this.loadEntry(entry);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      const message = `não foi possível ler o índice da coleção "${entry.name}": ${detail}`;
+      const message = printable(`não foi possível ler o índice da coleção "${entry.name}": ${detail}`);
       // Left out until a reload or a poll manages to read it.
       if (!entry.loaded) {
         this.entries.delete(entry.name);
@@ -321,7 +322,7 @@ export class CollectionService {
           const failure = new CollectionReloadError(
             typeof code === "string" ? code : "collection_reload_failed",
             entry.name,
-            error instanceof Error ? error.message : String(error),
+            printable(error instanceof Error ? error.message : String(error)),
           );
           if (failure.code === "index_locked") {
             // Another replica is reloading it: its result arrives with the next poll; nothing failed here.

@@ -1,4 +1,5 @@
 import { Help, type Command } from "commander";
+import { printable } from "../core/printable.js";
 
 /**
  * Commander in Brazilian Portuguese: the help headings and the parse errors (unknown option
@@ -65,7 +66,8 @@ export function configurePortuguese(program: Command): Command {
         return Help.prototype.subcommandTerm.call(this, command).replace(" [options]", " [opções]");
       },
     })
-    .configureOutput({ outputError: (message, write) => write(`${translateCommanderError(message)}\n`) })
+    // An argument quoted back (an unknown command) is shown escaped, line by line.
+    .configureOutput({ outputError: (message, write) => write(`${translateCommanderError(message).split("\n").map(printable).join("\n")}\n`) })
     .helpOption("-h, --help", "mostra esta ajuda")
     .helpCommand("help [comando]", "mostra a ajuda de um comando")
     .showSuggestionAfterError()

@@ -2,6 +2,7 @@ import { CommanderError } from "commander";
 import { CollectionNotFoundError } from "../app/collection-service.js";
 import { SettingsError } from "../config/settings.js";
 import { EvalFileError } from "../core/retrieval/eval.js";
+import { printable } from "../core/printable.js";
 
 /** Exit codes a script can rely on. */
 export const EXIT_OK = 0;
@@ -31,6 +32,7 @@ export function exitCodeFor(error: unknown): number {
 export function reportError(error: unknown): void {
   if (error instanceof CommanderError) return;
   const known = error instanceof InputError || error instanceof UsageError || error instanceof SettingsError || error instanceof EvalFileError;
-  console.error(`pastor: ${error instanceof Error ? error.message : String(error)}`);
+  // The message may quote data (a file name, a line of a file): printed escaped, never acted on.
+  console.error(`pastor: ${printable(error instanceof Error ? error.message : String(error))}`);
   if (!known && error instanceof Error && process.env.DEBUG) console.error(error.stack);
 }

@@ -6,6 +6,14 @@ import type { SearchResponse } from "../core/retrieval/engine.js";
 import type { EvalReport } from "../core/retrieval/eval.js";
 import { smallTalkOf } from "../core/retrieval/small-talk.js";
 import { careNotice, crisisOf } from "../core/grounding/crisis.js";
+import { printable } from "../core/printable.js";
+
+/*
+ * Everything printed here that comes from data (references, document titles and file names,
+ * collection and discipline names, notices and error messages that quote them, eval files'
+ * ids and questions) goes through `printable`: a control or bidirectional character in it is
+ * shown escaped, never acted on by the terminal.
+ */
 
 /**
  * A person at risk (core/grounding/crisis.ts) sees, on stderr and before any result, the notice
@@ -20,8 +28,8 @@ export function printCareNotice(question: string): void {
 }
 
 export function printSearchResults(response: SearchResponse, question: string): void {
-  for (const notice of response.notices) console.error(`aviso: ${notice}`);
-  for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${lookup.message}`);
+  for (const notice of response.notices) console.error(`aviso: ${printable(notice)}`);
+  for (const lookup of response.references) if (!lookup.ok) console.error(`referência inexistente: ${printable(String(lookup.message))}`);
   warnChatWouldNotSearch(question, response.scope, "a Bíblia", "versículos");
   printHits(
     response.results.map((result, index) => ({ ...result, heading: `${index + 1}. ${result.reference}` })),
@@ -33,9 +41,9 @@ export function printSearchResults(response: SearchResponse, question: string): 
 function printHits(hits: readonly { heading: string; via: string[]; matchedTerms: string[]; text: string }[], none: string): void {
   if (hits.length === 0) console.log(none);
   for (const hit of hits) {
-    const terms = hit.matchedTerms.length > 0 ? ` [${hit.matchedTerms.join(", ")}]` : "";
-    console.log(`${hit.heading} (${hit.via.join("+")})${terms}`);
-    console.log(`   ${hit.text}`);
+    const terms = hit.matchedTerms.length > 0 ? ` [${printable(hit.matchedTerms.join(", "))}]` : "";
+    console.log(`${printable(hit.heading)} (${hit.via.join("+")})${terms}`);
+    console.log(`   ${printable(hit.text)}`);
   }
 }
 
@@ -54,7 +62,7 @@ function warnChatWouldNotSearch(question: string, scope: ScopeDecision | undefin
   if (!scope || scope.inScope) return;
   const foreign = scope.reasons.foreign;
   console.error(
-    `aviso: pergunta fora do tema (confiança ${scope.confidence.toFixed(2)}${foreign.length > 0 ? `; palavras que ${corpus} não usa: ${foreign.join(", ")}` : ""}); o chat responderia com a recusa, sem ${units}`,
+    `aviso: pergunta fora do tema (confiança ${scope.confidence.toFixed(2)}${foreign.length > 0 ? `; palavras que ${corpus} não usa: ${printable(foreign.join(", "))}` : ""}); o chat responderia com a recusa, sem ${units}`,
   );
 }
 
@@ -65,15 +73,15 @@ export function printEvalTable(report: EvalReport): void {
   console.log(`modo: ${report.mode} · ${report.queries} perguntas`);
   console.log(["tipo".padEnd(12), "n".padStart(3), ...keys.map((key) => key.padStart(10))].join(" "));
   for (const [name, metrics] of rows) {
-    console.log([name.padEnd(12), String(metrics.n).padStart(3), ...keys.map((key) => (metrics[key] ?? 0).toFixed(3).padStart(10))].join(" "));
+    console.log([printable(name).padEnd(12), String(metrics.n).padStart(3), ...keys.map((key) => (metrics[key] ?? 0).toFixed(3).padStart(10))].join(" "));
   }
   console.log(`fora do tema: ${report.offtopic.n} (sem resultados: ${report.offtopic.empty})`);
   const refusals = report.refusals;
   if (refusals) {
     console.log(`recusadas como fora do tema: ${refusals.offtopic.refused} de ${refusals.offtopic.n} perguntas fora do tema`);
-    const wrong = Object.entries(refusals.wronglyRefused).map(([type, tally]) => `${type} ${tally.refused}/${tally.n}`);
+    const wrong = Object.entries(refusals.wronglyRefused).map(([type, tally]) => `${printable(type)} ${tally.refused}/${tally.n}`);
     console.log(`recusadas por engano: ${wrong.length > 0 ? wrong.join(", ") : "nenhuma pergunta de outro tipo"}`);
-    for (const query of refusals.refusedQueries) console.log(`  recusada por engano: ${query.id} (${query.type}) ${query.query}`);
+    for (const query of refusals.refusedQueries) console.log(printable(`  recusada por engano: ${query.id} (${query.type}) ${query.query}`));
   }
 }
 
@@ -85,31 +93,35 @@ export function printCompareTable(compared: readonly { model: string; embedder: 
   const cell = (metrics: Record<string, number> | undefined) => (metrics ? `${(metrics[`hit@${k}`] ?? 0).toFixed(3)}/${(metrics[`ndcg@${k}`] ?? 0).toFixed(3)}` : "-");
   const width = 15;
   console.log(`comparação · ${first.hybrid.queries} perguntas · células: hit@${k}/nDCG@${k} (${first.hybrid.mode} e só denso)`);
-  compared.forEach((side, i) => console.log(`  [${i + 1}] ${side.model} → ${side.embedder ?? "sem lado denso"}`));
+  compared.forEach((side, i) => console.log(printable(`  [${i + 1}] ${side.model} → ${side.embedder ?? "sem lado denso"}`)));
   const types = ["geral", ...new Set(compared.flatMap((side) => Object.keys(side.hybrid.byType)))];
   console.log(["tipo".padEnd(12), "n".padStart(3), ...compared.flatMap((_, i) => [`[${i + 1}] ${first.hybrid.mode}`.padStart(width), `[${i + 1}] denso`.padStart(width)])].join(" "));
   for (const type of types) {
     const pick = (report: EvalReport) => (type === "geral" ? report.overall : report.byType[type]);
     const n = pick(first.hybrid)?.n ?? 0;
-    console.log([type.padEnd(12), String(n).padStart(3), ...compared.flatMap((side) => [cell(pick(side.hybrid)).padStart(width), cell(pick(side.dense)).padStart(width)])].join(" "));
+    console.log([printable(type).padEnd(12), String(n).padStart(3), ...compared.flatMap((side) => [cell(pick(side.hybrid)).padStart(width), cell(pick(side.dense)).padStart(width)])].join(" "));
   }
 }
 
 export function printDocumentResults(response: DocumentSearchResponse, question: string): void {
-  for (const notice of response.notices) console.error(`aviso: ${notice}`);
-  warnChatWouldNotSearch(question, response.scope, `a coleção ${response.collection}`, "trechos");
-  const excerpt = (body: string) => (body.length > 240 ? `${body.slice(0, 240)}…` : body);
+  for (const notice of response.notices) console.error(`aviso: ${printable(notice)}`);
+  warnChatWouldNotSearch(question, response.scope, `a coleção ${printable(response.collection)}`, "trechos");
+  // One line of at most 240 characters: the lesson's line breaks become spaces.
+  const excerpt = (body: string) => {
+    const line = body.replace(/\s+/g, " ");
+    return line.length > 240 ? `${line.slice(0, 240)}…` : line;
+  };
   printHits(
     response.results.map((hit) => ({ ...hit, heading: `${hit.rank}. ${hit.citation}`, text: excerpt(hit.body) })),
-    `Nenhum trecho encontrado na coleção ${response.collection}.`,
+    `Nenhum trecho encontrado na coleção ${printable(response.collection)}.`,
   );
 }
 
 export function printReloadSummary(summary: CollectionReloadSummary): void {
   console.log(
-    `${summary.collection}: ${summary.documents} documentos, ${summary.chunks} trechos ` +
+    `${printable(summary.collection)}: ${summary.documents} documentos, ${summary.chunks} trechos ` +
       `(novos ${summary.added}, alterados ${summary.changed}, sem mudanças ${summary.unchanged}, removidos ${summary.removed}, ignorados ${summary.skipped}); ` +
-      `busca semântica: ${summary.dense === "off" ? `desligada${summary.denseOffReason ? ` (${summary.denseOffReason})` : ""}` : summary.dense}; ${summary.ms} ms`,
+      `busca semântica: ${summary.dense === "off" ? `desligada${summary.denseOffReason ? ` (${printable(summary.denseOffReason)})` : ""}` : summary.dense}; ${summary.ms} ms`,
   );
 }
 

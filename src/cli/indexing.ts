@@ -4,6 +4,7 @@ import type { CollectionService } from "../app/collection-service.js";
 import { parseDenseChoice } from "../app/index/dense.js";
 import { indexCorpus, type IndexSummary } from "../app/index/indexer.js";
 import type { Settings } from "../config/settings.js";
+import { printable } from "../core/printable.js";
 import { InputError } from "./errors.js";
 import { requireCorpusFiles, requireWritableDataDir } from "./folders.js";
 import { indexState } from "./index-state.js";
@@ -33,7 +34,7 @@ export async function runIndexing(settings: Settings, store: UnitStore): Promise
 
 /** The per-file errors of an indexing run, one `erro:` line each on stderr (file and line are in the message). */
 export function printIndexErrors(summary: IndexSummary): void {
-  for (const error of summary.errors) console.error(`erro: ${error.message}`);
+  for (const error of summary.errors) console.error(`erro: ${printable(error.message)}`);
 }
 
 /**
@@ -49,10 +50,10 @@ export async function ensureIndex(settings: Settings, store: UnitStore): Promise
   });
   if (!files) return undefined;
   const state = await indexState(store, files);
-  if (state.kind === "stale") console.error(`aviso: o índice está desatualizado (${state.reason}): rode \`pastor index\` para atualizá-lo.`);
+  if (state.kind === "stale") console.error(`aviso: o índice está desatualizado (${printable(state.reason)}): rode \`pastor index\` para atualizá-lo.`);
   if (state.kind !== "empty") return undefined;
 
-  console.error(`pastor: o índice está vazio; indexando ${settings.CORPUS_DIR} antes de responder (só desta vez; cerca de 20 s)…`);
+  console.error(`pastor: o índice está vazio; indexando ${printable(settings.CORPUS_DIR)} antes de responder (só desta vez; cerca de 20 s)…`);
   const summary = await runIndexing(settings, store);
   printIndexErrors(summary);
   if (summary.versesTotal === 0) throw new InputError(`nenhum versículo foi indexado de ${settings.CORPUS_DIR}`);
@@ -69,7 +70,7 @@ export async function ensureCollection(collections: CollectionService, name: str
   const loaded = collections.get(name);
   if (loaded && loaded.chunks > 0) return;
   requireWritableDataDir(settings.DATA_DIR);
-  console.error(`pastor: a coleção "${name}" ainda não foi lida; lendo sua fonte antes de responder (só desta vez)…`);
+  console.error(`pastor: a coleção "${printable(name)}" ainda não foi lida; lendo sua fonte antes de responder (só desta vez)…`);
   const progress = createProgressReporter();
   const [summary] = await collections.reload(name, (_collection, report) => progress.update({ ...report, source: name })).finally(() => progress.stop());
   if (!summary || summary.chunks === 0) throw new InputError(`a coleção "${name}" está vazia: nenhum trecho foi lido de sua fonte`);

@@ -12,6 +12,7 @@ import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrieval/eval.js";
 import { retrievalQuery } from "../core/retrieval/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
+import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collection-service.js";
@@ -77,10 +78,10 @@ withExamples(
   try {
     const summary = await runIndexing(settings, store);
     if (options.json) {
-      console.log(JSON.stringify(summary, null, 2));
+      console.log(printableJson(summary));
     } else {
-      for (const source of summary.sources) console.log(`${source.file}: ${source.verses} versículos (${actionLabel(source.action)})`);
-      for (const removed of summary.removedSources) console.log(`${removed}: removido do índice`);
+      for (const source of summary.sources) console.log(`${printable(source.file)}: ${source.verses} versículos (${actionLabel(source.action)})`);
+      for (const removed of summary.removedSources) console.log(`${printable(removed)}: removido do índice`);
       console.log(
         `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
       );
@@ -136,13 +137,13 @@ withExamples(
       await ensureCollection(collections, options.collection!, settings);
       return collections.search(options.collection!, question, { k, mode: options.mode, explain, ...(options.discipline ? { discipline: options.discipline } : {}) });
     });
-    if (options.json) console.log(JSON.stringify(toDocumentSearchJson(response), null, 2));
+    if (options.json) console.log(printableJson(toDocumentSearchJson(response)));
     else printDocumentResults(response, query);
     return;
   }
   if (options.discipline !== undefined) throw new UsageError("--discipline só vale com --collection de uma coleção de documentos");
   const response = await withEngine(settings, (engine) => engine.search(question, { k, mode: options.mode, explain }));
-  if (options.json) console.log(JSON.stringify(toSearchJson(response), null, 2));
+  if (options.json) console.log(printableJson(toSearchJson(response)));
   else printSearchResults(response, query);
 });
 
@@ -164,15 +165,15 @@ withExamples(
   const summaries = await withCollections(settings, (collections) =>
     collections.reload(options.collection, (collection, report) => progress.update({ ...report, source: collection })),
   ).finally(() => progress.stop());
-  if (options.json) console.log(JSON.stringify(summaries, null, 2));
-  else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${settings.COLLECTIONS_DIR} (nem MYSQL_URL definida).`);
+  if (options.json) console.log(printableJson(summaries));
+  else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${printable(settings.COLLECTIONS_DIR)} (nem MYSQL_URL definida).`);
   else summaries.forEach(printReloadSummary);
 });
 async function withCollections<T>(settings: Settings, work: (collections: CollectionService) => Promise<T>): Promise<T> {
   const collections = new CollectionService(settings, {
     info: () => undefined,
-    warn: (event, fields) => console.error(`aviso: ${String(fields?.message ?? event)}`),
-    error: (event, fields) => console.error(`erro: ${String(fields?.message ?? event)}`),
+    warn: (event, fields) => console.error(`aviso: ${printable(String(fields?.message ?? event))}`),
+    error: (event, fields) => console.error(`erro: ${printable(String(fields?.message ?? event))}`),
   });
   try {
     await collections.open();
@@ -284,12 +285,12 @@ withExamples(
       hybrid: await evaluate(engine, options.mode === "dense" ? "hybrid" : options.mode),
       dense: await evaluate(engine, "dense"),
     }));
-    if (options.json) console.log(JSON.stringify({ queries: queries.length, k: options.k, compare: compared.map((c) => ({ ...c, hybrid: strip(c.hybrid), dense: strip(c.dense) })) }, null, 2));
+    if (options.json) console.log(printableJson({ queries: queries.length, k: options.k, compare: compared.map((c) => ({ ...c, hybrid: strip(c.hybrid), dense: strip(c.dense) })) }));
     else printCompareTable(compared);
     return;
   }
   const report = await withEngine(settings, (engine) => evaluate(engine, options.mode));
-  if (options.json) console.log(JSON.stringify(strip(report), null, 2));
+  if (options.json) console.log(printableJson(strip(report)));
   else printEvalTable(report);
 });
 
@@ -336,8 +337,8 @@ withExamples(
   const parsed = parseReference(reference);
   if (!parsed.ok) throw new InputError(parsed.message);
   const verses = lookupVerses(parsed.references, await readPrimaryVerses(settings));
-  if (options.json) console.log(JSON.stringify(verses, null, 2));
-  else for (const verse of verses) console.log(`${verse.reference}  ${verse.text}`);
+  if (options.json) console.log(printableJson(verses));
+  else for (const verse of verses) console.log(`${verse.reference}  ${printable(verse.text)}`);
 });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import cliProgress from "cli-progress";
 import type { IndexProgress } from "../app/index/indexer.js";
+import { printable } from "../core/printable.js";
 
 const PHASE_LABEL: Record<IndexProgress["phase"], string> = {
   scanning: "Lendo o corpus",
@@ -42,7 +43,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
   let phaseStart = Date.now();
   return {
     update(progress) {
-      const phase = PHASE_LABEL[progress.phase] + (progress.source ? ` (${progress.source})` : "");
+      const phase = PHASE_LABEL[progress.phase] + (progress.source ? ` (${printable(progress.source)})` : "");
       const total = Math.max(progress.total, 1);
       const unit = UNIT_LABEL[progress.counts ?? "verses"];
       if (phase !== currentPhase) {

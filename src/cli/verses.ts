@@ -8,6 +8,7 @@ import type { Settings } from "../config/settings.js";
 import { bookByCode } from "../core/bible/books.js";
 import { buildVersification, expandReference, validateReference, type BibleReference } from "../core/bible/references.js";
 import { loadUsfxFile, usfxSourceName } from "../adapters/sources/usfx-file.js";
+import { printable } from "../core/printable.js";
 import type { Verse } from "../core/types.js";
 import { InputError } from "./errors.js";
 import { requireCorpusFiles } from "./folders.js";
@@ -40,7 +41,7 @@ export async function readPrimaryVerses(settings: Settings): Promise<Verse[]> {
     if (comparison?.fresh.includes(file)) return (await loadVerses(store!)).filter((verse) => verse.source === usfxSourceName(file));
     const reason = comparison?.stale.find((entry) => entry.file === file)?.reason;
     const why = reason === undefined ? "o índice está vazio" : `o índice está desatualizado (${reason})`;
-    console.error(`aviso: ${why}: versículos lidos direto de ${path.relative(process.cwd(), file) || file}.`);
+    console.error(printable(`aviso: ${why}: versículos lidos direto de ${path.relative(process.cwd(), file) || file}.`));
     return await loadUsfxFile(file);
   } finally {
     await store?.close();

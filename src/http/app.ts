@@ -4,7 +4,6 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { streamSSE } from "hono/streaming";
-import { timingSafeEqual, randomUUID, createHash } from "node:crypto";
 import { z } from "zod";
 import { biblePlanner } from "../app/chat/bible-chat.js";
 import { collectionPlanner } from "../app/chat/collection-chat.js";
@@ -16,7 +15,8 @@ import type { LlmProvider } from "../core/chat/llm.js";
 import { bookByCode } from "../core/bible/books.js";
 import { expandReference, formatReference, parseReference, validateReference } from "../core/bible/references.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { ConversationSources } from "./conversations.js";
+import { adminGuard } from "./admin.js";
+import { ConversationIds, ConversationSources } from "./conversations.js";
 import { apiError } from "./errors.js";
 import { BusyError, clientAddress, ConcurrencyGate, RateLimiter } from "./limits.js";
 import { withFields, type Logger } from "./logger.js";
@@ -38,6 +38,11 @@ export interface AppDependencies {
   logger: Logger;
   /** The process's counters (a fresh set when absent). */
   metrics?: Metrics;
+  /**
+   * The token the admin routes require: REINDEX_TOKEN, or the one `startServer` generated
+   * because it listens beyond the loopback without one. Absent: REINDEX_TOKEN's, if any.
+   */
+  adminToken?: string;
 }
 
 function chatBodySchema(settings: Settings) {
@@ -72,6 +77,7 @@ export function createApp(deps: AppDependencies): Hono {
   const provider = withStreamPieces(withPromptBudget(deps.provider, settings.MAX_PROMPT_TOKENS), settings.STREAM_FLUSH_MS);
   const chatBody = chatBodySchema(settings);
   const conversations = new ConversationSources();
+  const conversationIds = new ConversationIds();
   const metrics = deps.metrics ?? new Metrics();
   const llmGate = new ConcurrencyGate(settings.LLM_MAX_CONCURRENT, settings.LLM_QUEUE_MAX, settings.LLM_QUEUE_TIMEOUT_MS);
   metrics.gauge("pastor_llm_in_flight", "Answers holding one of the LLM_MAX_CONCURRENT slots.", () => llmGate.inFlight);
@@ -122,19 +128,39 @@ export function createApp(deps: AppDependencies): Hono {
     }),
   );
 
+  const tooMany = (c: Context, wait: number, what: string) => {
+    metrics.refusals.inc({ reason: "rate_limited" });
+    log(c).warn("rate limited", { path: c.req.path, retryAfter: wait });
+    return apiError(c, 429, "rate_limited", `${what} em pouco tempo. Tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
+  };
+  const clientOf = (c: Context) => clientAddress(c, settings.TRUST_PROXY);
   if (settings.RATE_LIMIT) {
-    const limit = (limiter: RateLimiter, tooMany: string) => async (c: Context, next: () => Promise<void>) => {
-      const wait = limiter.take(clientAddress(c, settings.TRUST_PROXY));
-      if (wait === 0) return next();
-      metrics.refusals.inc({ reason: "rate_limited" });
-      log(c).warn("rate limited", { path: c.req.path, retryAfter: wait });
-      return apiError(c, 429, "rate_limited", `${tooMany} em pouco tempo. Tente de novo em ${wait} s.`, { "Retry-After": String(wait) });
-    };
-    app.use("/api/chat", limit(new RateLimiter(settings.CHAT_RATE_PER_MINUTE), "Muitas perguntas"));
-    const admin = limit(new RateLimiter(settings.ADMIN_RATE_PER_MINUTE), "Muitos pedidos de reindexação ou recarga");
-    app.use("/api/reindex", admin);
-    app.use("/api/reload", admin);
+    const chatLimiter = new RateLimiter(settings.CHAT_RATE_PER_MINUTE);
+    app.use("/api/chat", async (c, next) => {
+      const wait = chatLimiter.take(clientOf(c));
+      return wait === 0 ? next() : tooMany(c, wait, "Muitas perguntas");
+    });
   }
+  // The routes that rewrite the index: origin, content type, token, and a bucket of refusals apart from the admin's (admin.ts).
+  const admin = adminGuard({
+    token: deps.adminToken ?? (settings.REINDEX_TOKEN || undefined),
+    trustedOrigins: origins,
+    limits: settings.RATE_LIMIT
+      ? {
+          granted: new RateLimiter(settings.ADMIN_RATE_PER_MINUTE),
+          refused: new RateLimiter(settings.ADMIN_RATE_PER_MINUTE),
+          clientOf,
+          tooMany: (c, wait, kind) =>
+            tooMany(c, wait, kind === "granted" ? "Muitos pedidos de reindexação ou recarga" : "Muitos pedidos de reindexação ou recarga recusados"),
+        }
+      : undefined,
+    onRefused: (c, code) => {
+      metrics.refusals.inc({ reason: code });
+      log(c).warn("admin request refused", { path: c.req.path, code });
+    },
+  });
+  app.use("/api/reindex", admin);
+  app.use("/api/reload", admin);
 
   app.onError((error, c) => {
     log(c).error("unhandled", { path: c.req.path, message: error.message });
@@ -159,19 +185,7 @@ export function createApp(deps: AppDependencies): Hono {
     });
   });
 
-  /** REINDEX_TOKEN, when set, guards the routes that rewrite the index. */
-  const refuseWithoutToken = (c: Context) => {
-    const expected = settings.REINDEX_TOKEN;
-    if (!expected) return undefined;
-    const given = c.req.header("X-Reindex-Token");
-    if (given === undefined) return apiError(c, 401, "reindex_token_missing", "Informe o cabeçalho X-Reindex-Token.");
-    if (!sameSecret(given, expected)) return apiError(c, 403, "reindex_token_invalid", "X-Reindex-Token inválido.");
-    return undefined;
-  };
-
   app.post("/api/reindex", async (c) => {
-    const refused = refuseWithoutToken(c);
-    if (refused) return refused;
     if (service.indexing) return apiError(c, 409, "reindex_running", "Uma reindexação já está em andamento.");
     service.startIndexing().catch((error: unknown) => {
       if (!(error instanceof ReindexConflictError)) log(c).error("reindex failed", { message: String(error) });
@@ -182,8 +196,6 @@ export function createApp(deps: AppDependencies): Hono {
   app.get("/api/collections", (c) => c.json({ default: BIBLE_COLLECTION, collections: deps.collections?.status() ?? [] }));
 
   app.post("/api/reload", async (c) => {
-    const refused = refuseWithoutToken(c);
-    if (refused) return refused;
     const text = await c.req.text();
     let raw: unknown = {};
     if (text.trim() !== "") {
@@ -239,7 +251,9 @@ export function createApp(deps: AppDependencies): Hono {
       return apiError(c, 413, "message_too_long", `A mensagem tem ${message.length} caracteres; o limite é ${MAX_MESSAGE_CHARS}.`);
     }
     const history = (parsed.data.history ?? []).slice(-MAX_HISTORY_EXCHANGES * 2);
-    const conversationId = parsed.data.conversationId ?? randomUUID();
+    // Only an id this server issued names a conversation; any other (absent, made up, from before a restart) gets a new one.
+    const given = parsed.data.conversationId;
+    const conversationId = given !== undefined && conversationIds.issued(given) ? given : conversationIds.issue();
     const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
     let planner: AnswerPlanner;
     const controller = new AbortController();
@@ -377,7 +391,8 @@ export function createApp(deps: AppDependencies): Hono {
   app.get("/api/sources", (c) => {
     const conversationId = c.req.query("conversationId");
     if (!conversationId) return apiError(c, 400, "missing_conversation", "Informe ?conversationId= (enviado no evento sources do chat).");
-    const entry = conversations.get(conversationId);
+    // An id the server never issued is not looked up: guessing ("alice") finds nothing.
+    const entry = conversationIds.issued(conversationId) ? conversations.get(conversationId) : undefined;
     if (!entry) return apiError(c, 404, "conversation_not_found", "Nenhuma resposta registrada para esta conversa.");
     const cited = new Set(entry.citations);
     return c.json({ conversationId, at: entry.at, sources: entry.sources.map((s) => ({ ...s, cited: cited.has("kind" in s ? s.citation : s.reference) })) });
@@ -386,8 +401,3 @@ export function createApp(deps: AppDependencies): Hono {
   return app;
 }
 
-/** Constant-time comparison of two secrets (hashing first evens out their lengths). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (secret: string) => createHash("sha256").update(secret).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}

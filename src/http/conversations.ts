@@ -1,4 +1,39 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AnySourceJson as SourceJson } from "../app/chat/grounded-answer.js";
+
+/**
+ * Conversation ids the server issues, so that nobody can pick or guess another's: 128 random
+ * bits and an HMAC-SHA-256 tag of them (128 bits) under a secret drawn when the process
+ * starts, both base64url (44 characters of `[A-Za-z0-9_-]`). The tag proves the id was issued
+ * here without keeping a list; a restart (a new secret) makes earlier ids unknown, as the
+ * sources kept for them are gone too.
+ */
+export class ConversationIds {
+  private static readonly NONCE_BYTES = 16;
+  private static readonly TAG_BYTES = 16;
+  private readonly secret = randomBytes(32);
+
+  issue(): string {
+    const nonce = randomBytes(ConversationIds.NONCE_BYTES);
+    return nonce.toString("base64url") + this.tag(nonce).toString("base64url");
+  }
+
+  /** Whether `id` is one this process issued. */
+  issued(id: string): boolean {
+    const nonceChars = Math.ceil((ConversationIds.NONCE_BYTES * 4) / 3);
+    const tagChars = Math.ceil((ConversationIds.TAG_BYTES * 4) / 3);
+    if (id.length !== nonceChars + tagChars || !/^[A-Za-z0-9_-]+$/.test(id)) return false;
+    const nonce = Buffer.from(id.slice(0, nonceChars), "base64url");
+    const given = Buffer.from(id.slice(nonceChars), "base64url");
+    // A base64url text decodes back to itself only in its one canonical spelling.
+    if (nonce.toString("base64url") + given.toString("base64url") !== id || given.length !== ConversationIds.TAG_BYTES) return false;
+    return timingSafeEqual(given, this.tag(nonce));
+  }
+
+  private tag(nonce: Buffer): Buffer {
+    return createHmac("sha256", this.secret).update(nonce).digest().subarray(0, ConversationIds.TAG_BYTES);
+  }
+}
 
 /**
  * The passages consulted for the last answer of each conversation (what /api/sources

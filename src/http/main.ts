@@ -11,6 +11,7 @@ import { SearchService } from "../app/search-service.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { Settings } from "../config/settings.js";
 import { findProjectRoot } from "../project-root.js";
+import { generateAdminToken, isLoopbackHost } from "./admin.js";
 import { createApp } from "./app.js";
 import { listen } from "./listen.js";
 import { createJsonLogger, type Logger } from "./logger.js";
@@ -66,7 +67,9 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const collections = new CollectionService(settings, logger, undefined, pool?.collectionHost());
   await collections.open();
 
-  const app = createApp({ service, provider, settings, collections, logger });
+  const hostname = process.env.HOST ?? "0.0.0.0";
+  const adminToken = adminTokenFor(settings, hostname, logger);
+  const app = createApp({ service, provider, settings, collections, logger, ...(adminToken ? { adminToken } : {}) });
   const webDist = path.join(findProjectRoot(), "web", "dist");
   if (existsSync(webDist)) {
     app.use("/*", serveStatic({ root: path.relative(process.cwd(), webDist) || "." }));
@@ -83,7 +86,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const server = await listen({
     fetch: app.fetch,
     port: settings.PORT,
-    hostname: process.env.HOST ?? "0.0.0.0",
+    hostname,
     serverOptions: httpServerOptions(settings),
   }).catch(async (error: unknown) => {
     await service.close();
@@ -123,4 +126,23 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
       await store.close();
     },
   };
+}
+
+/**
+ * The token of the admin routes (admin.ts): REINDEX_TOKEN when set; else, when the server
+ * listens beyond the loopback (HOST, 0.0.0.0 by default), one generated for this run and
+ * logged once, so that nobody who can reach the port can reindex without it; else none
+ * (only this machine reaches the port).
+ */
+function adminTokenFor(settings: Settings, hostname: string, logger: Logger): string | undefined {
+  if (settings.REINDEX_TOKEN) return settings.REINDEX_TOKEN;
+  if (isLoopbackHost(hostname)) return undefined;
+  const token = generateAdminToken();
+  // Said once, as the line's message, in Portuguese: who reads the log at the start finds it.
+  logger.warn(
+    `REINDEX_TOKEN não foi definido e o servidor escuta em ${hostname}, além do endereço local: ` +
+      `POST /api/reindex e /api/reload exigem nesta execução o cabeçalho X-Reindex-Token: ${token} ` +
+      "(gerado agora e mostrado só esta vez; defina REINDEX_TOKEN para um token fixo).",
+  );
+  return token;
 }

@@ -27,6 +27,11 @@ let failures = 0;
 let stopping = false;
 process.stdin.on("data", () => (stopping = true));
 (async () => {
+  // One untimed probe first: a fresh process's first fetch (undici loading, connecting) is not the server's latency.
+  try {
+    await (await fetch(url + "/api/health", { signal: AbortSignal.timeout(timeout) })).text();
+  } catch {}
+  process.stdout.write("ready\\n");
   while (!stopping) {
     const started = performance.now();
     try {
@@ -40,7 +45,7 @@ process.stdin.on("data", () => (stopping = true));
     }
     await new Promise((resolve) => setTimeout(resolve, every));
   }
-  process.stdout.write(JSON.stringify({ times, failures }));
+  process.stdout.write(JSON.stringify({ times, failures }) + "\\n");
 })();
 `;
 
@@ -55,13 +60,20 @@ export async function watchHealth(url: string, options: { everyMs?: number; time
   await fetch(`${url}/api/health`).then((response) => response.text());
   const child: ChildProcess = spawn(process.execPath, ["-e", PROBE, url, String(everyMs), String(timeoutMs)], { stdio: ["pipe", "pipe", "inherit"] });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.startsWith("ready\n")) markReady();
+  });
+  const exited = new Promise((resolve) => child.once("exit", () => resolve(markReady())));
+  // Probing has begun (the child's warm-up probe answered) before the hostile request starts.
+  await ready;
   return {
     async stop() {
       child.stdin!.end("stop\n");
       await exited;
-      const { times, failures } = JSON.parse(output) as { times: number[]; failures: number };
+      const { times, failures } = JSON.parse(output.slice("ready\n".length)) as { times: number[]; failures: number };
       const sorted = [...times].sort((a, b) => a - b);
       return {
         probes: times.length,

@@ -116,3 +116,13 @@ export async function postChat(url: string, body: unknown, init: RequestInit = {
     ...init,
   });
 }
+
+/** What a conversation id the server issued looks like (src/http/conversations.ts): 44 base64url characters. */
+export const ISSUED_CONVERSATION_ID = /^[A-Za-z0-9_-]{44}$/;
+
+/** The conversation id an answer's first event (`sources`) carries. */
+export function conversationIdOf(body: string): string {
+  const first = parseSse(body)[0];
+  if (first?.event !== "sources") throw new Error(`the answer does not start with sources: ${body.slice(0, 200)}`);
+  return (first.data as { conversationId: string }).conversationId;
+}

@@ -29,6 +29,7 @@ import { splitMetaBlock } from "../../core/sources/meta-block.js";
 import type { RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { planSync } from "../../core/index/sync-plan.js";
+import { printable } from "../../core/printable.js";
 import { parseDenseChoice, updateDense, type DenseChoice, type DenseKind } from "./dense.js";
 import { indexedVersion, type IndexProgress } from "./indexer.js";
 import { yieldToEventLoop } from "./event-loop.js";
@@ -125,7 +126,9 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   }
   const collection = source.name;
   const warnings: CollectionWarning[] = [];
-  const warn: WarnFn = (warning, level = "warn", fields = {}) => {
+  const warn: WarnFn = (raw, level = "warn", fields = {}) => {
+    // The message names a file and may quote it: escaped for wherever it is shown (CLI, logs, /api/status).
+    const warning = { ...raw, message: printable(raw.message) };
     warnings.push(warning);
     logger?.[level](warning.code, { collection, sourceId: warning.sourceId, ...fields, message: warning.message });
   };

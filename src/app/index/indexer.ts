@@ -9,6 +9,7 @@ import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { buildContextWindows } from "../../core/sources/context.js";
 import { UsfxError } from "../../core/sources/usfx.js";
 import { planSync, type IndexedVersion } from "../../core/index/sync-plan.js";
+import { printable } from "../../core/printable.js";
 import { updateDense, type DenseChoice } from "./dense.js";
 import { bibleDenseUnits } from "./bible-dense.js";
 import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
@@ -153,7 +154,8 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
         source = await verseSource(name, file, sha256, options.contextWindow);
       } catch (error) {
         if (!(error instanceof UsfxError)) throw error;
-        summary.errors.push({ file: name, code: error.code, message: error.message });
+        // The message quotes the file's name and maybe its content: escaped for wherever it is shown (CLI, logs, /api/status).
+        summary.errors.push({ file: name, code: error.code, message: printable(error.message) });
         summary.sources.push({ file: name, sha256, verses: indexed?.unitCount ?? 0, action: "failed" });
         continue;
       }
