@@ -44,13 +44,14 @@ export interface CollectionLogger {
 }
 
 /** Settings a reload reads. */
-export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "MAX_CONTENT_CHARS" | "EMBEDDING_MODEL">;
+export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "DB_CHUNK_CHARS" | "MAX_CONTENT_CHARS" | "PDF_TIMEOUT_MS" | "EMBEDDING_MODEL">;
 
 /**
  * Bumped when what a chunk holds changes (chunker, title line, discipline rule); part of the
- * chunk settings key, so a change re-chunks every document.
+ * chunk settings key, so a change re-chunks every document. v2: bodies bounded in characters,
+ * words longer than a chunk cut, titles and metadata blocks bounded.
  */
-export const CHUNK_FORMAT_VERSION = "chunks/v1";
+export const CHUNK_FORMAT_VERSION = "chunks/v2";
 
 export interface ReloadCollectionOptions {
   store: UnitStore;
@@ -102,8 +103,8 @@ export type CollectionIndexErrorCode = "collection_mismatch";
 export class CollectionIndexError extends CollectionError<CollectionIndexErrorCode> {}
 
 /** The chunk settings key stored in the manifest: a different key re-chunks every document. */
-export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP">): string {
-  return `words=${settings.DB_CHUNK_WORDS};overlap=${settings.DB_CHUNK_OVERLAP};${CHUNK_FORMAT_VERSION}`;
+export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "DB_CHUNK_CHARS">): string {
+  return `words=${settings.DB_CHUNK_WORDS};overlap=${settings.DB_CHUNK_OVERLAP};chars=${settings.DB_CHUNK_CHARS};${CHUNK_FORMAT_VERSION}`;
 }
 
 /**
@@ -248,7 +249,7 @@ function prepareDocument(
         ...(document.title === undefined ? {} : { title: document.title }),
         ...(document.pages === undefined ? {} : { pages: document.pages }),
       },
-      { chunkWords: settings.DB_CHUNK_WORDS, overlap: settings.DB_CHUNK_OVERLAP },
+      { chunkWords: settings.DB_CHUNK_WORDS, overlap: settings.DB_CHUNK_OVERLAP, chunkChars: settings.DB_CHUNK_CHARS },
     );
   } catch (error) {
     if (!(error instanceof DocumentChunkError)) throw error;
