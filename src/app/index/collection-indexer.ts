@@ -16,6 +16,11 @@
  *   source still lists but could not offer in a usable form (larger than MAX_CONTENT_CHARS,
  *   damaged PDF…): it is skipped with a warning naming it and, if it was indexed before,
  *   removed too (the summary says so with a `document_removed` warning).
+ * - A document whose bytes could not be read within the limits (a PDF: damaged, encrypted, too
+ *   much text, stopped after PDF_TIMEOUT_MS) is recorded in the manifest (`failed_documents`:
+ *   its SHA-256, the limits, the warning); the next reloads skip those same bytes unread, with
+ *   the same warning, so a hostile file costs its time once, not at every start. A changed file,
+ *   or changed limits (MAX_CONTENT_CHARS, PDF_TIMEOUT_MS), is read again.
  * - A change of the chunk settings or of the analyzer re-chunks every document.
  * - Then the dense side (see ./collection-dense.ts).
  */
@@ -35,6 +40,32 @@ import { yieldToEventLoop } from "./event-loop.js";
 import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { collectionDenseUnits } from "./collection-dense.js";
 import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./collection-sources.js";
+
+/** Manifest key of the documents whose bytes failed to read (see the module doc). */
+export const FAILED_DOCUMENTS_KEY = "failed_documents";
+
+/** A document whose bytes failed to read, as recorded in the manifest. */
+interface FailedDocument {
+  sha256: string;
+  /** The limits it failed under (failedLimitsKey): other limits read it again. */
+  limits: string;
+  code: string;
+  message: string;
+}
+
+function failedLimitsKey(settings: Pick<Settings, "MAX_CONTENT_CHARS" | "PDF_TIMEOUT_MS">): string {
+  return `chars=${settings.MAX_CONTENT_CHARS};pdf_timeout_ms=${settings.PDF_TIMEOUT_MS}`;
+}
+
+function parseFailedDocuments(value: string | undefined): Map<string, FailedDocument> {
+  if (value === undefined) return new Map();
+  try {
+    const parsed = JSON.parse(value) as Record<string, FailedDocument>;
+    return new Map(Object.entries(parsed).filter(([, failed]) => typeof failed?.sha256 === "string" && typeof failed.message === "string"));
+  } catch {
+    return new Map(); // an unreadable record only costs reading those documents again
+  }
+}
 
 /** Structured logger (src/http/logger.ts's Logger fits): an event name and fields. */
 export interface CollectionLogger {
@@ -134,11 +165,34 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   // Read everything before touching the store: a failing source throws here.
   onProgress?.({ phase: "scanning", done: 0, total: 0, counts: "documents" });
   const skippedIds = new Set<string>();
-  const documents = await readSourceDocuments(source, settings, (warning) => {
-    if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
-    warn(warning);
-  });
+  const failedRecord = await store.getManifest(FAILED_DOCUMENTS_KEY);
+  const failedBefore = parseFailedDocuments(failedRecord);
+  const failedNow = new Map<string, FailedDocument>();
+  const limits = failedLimitsKey(settings);
+  const documents = await readSourceDocuments(
+    source,
+    settings,
+    ({ sha256, ...warning }) => {
+      if (sha256 !== undefined) failedNow.set(warning.sourceId, { sha256, limits, code: warning.code, message: warning.message });
+      if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
+      warn(warning);
+    },
+    {
+      knownFailure: (sourceId, sha256) => {
+        const failed = failedBefore.get(sourceId);
+        if (!failed || failed.sha256 !== sha256 || failed.limits !== limits) return undefined;
+        failedNow.set(sourceId, failed);
+        return {
+          code: failed.code,
+          sourceId,
+          message: `${failed.message} (Não foi lido de novo: falhou antes com este mesmo conteúdo; será relido quando o arquivo mudar.)`,
+        };
+      },
+    },
+  );
   signal?.throwIfAborted();
+  const failedJson = JSON.stringify(Object.fromEntries([...failedNow].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  if (failedJson !== (failedRecord ?? "{}")) await store.setManifest(FAILED_DOCUMENTS_KEY, failedJson);
 
   const chunkSettings = chunkSettingsKey(settings);
   const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;

@@ -6,6 +6,8 @@
 import { readdirSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { readCollectionFolder } from "../../adapters/sources/folder.js";
+import type { DocumentWarningCode } from "../../adapters/sources/document-errors.js";
+import { PdfExtractor } from "../sources/pdf-extractor.js";
 import { readMysqlLessons } from "../../adapters/sources/mysql-source.js";
 import { COLLECTION_NAME } from "../../adapters/index/collection-names.js";
 import type { Settings } from "../../config/settings.js";
@@ -27,6 +29,16 @@ export interface CollectionWarning {
   sourceId: string;
   /** Portuguese, for logs and the user. */
   message: string;
+}
+
+/** A warning as the source reports it: with the bytes' SHA-256 when the failure is theirs (a PDF that could not be read). */
+export interface SourceWarning extends CollectionWarning {
+  sha256?: string;
+}
+
+export interface ReadSourceOptions {
+  /** A document's earlier failure with these very bytes (see readCollectionFolder's `knownFailure`). */
+  knownFailure?: (sourceId: string, sha256: string) => CollectionWarning | undefined;
 }
 
 /** Warning codes for which the document concerned was NOT loaded (everything but `encoding_fallback`). */
@@ -86,22 +98,40 @@ export function discoverCollections(
 /**
  * Reads every document a source offers. Documents that cannot be used (unreadable, damaged
  * PDF, larger than MAX_CONTENT_CHARS, invalid or duplicate row…) are left out and reported
- * through `onWarning`.
+ * through `onWarning`. A folder's PDFs are read in a worker thread (./../sources/pdf-extractor.ts),
+ * each within PDF_TIMEOUT_MS and MAX_CONTENT_CHARS, so a hostile one never blocks this thread.
  *
  * @throws {DocumentReadError} (folder missing or unreadable) or {@link MysqlSourceError}
  *   (server unreachable, access denied, table missing…) when the source fails as a whole.
  */
 export async function readSourceDocuments(
   source: CollectionSource,
-  settings: Pick<Settings, "MAX_CONTENT_CHARS">,
-  onWarning: (warning: CollectionWarning) => void,
+  settings: Pick<Settings, "MAX_CONTENT_CHARS" | "PDF_TIMEOUT_MS">,
+  onWarning: (warning: SourceWarning) => void,
+  options: ReadSourceOptions = {},
 ): Promise<RawDocument[]> {
   if (source.kind === "folder") {
-    return readCollectionFolder(source.dir, {
-      collection: source.name,
-      maxContentChars: settings.MAX_CONTENT_CHARS,
-      onWarning: (warning) => onWarning({ code: warning.code, sourceId: warning.file, message: warning.message }),
-    });
+    const pdfs = new PdfExtractor({ timeoutMs: settings.PDF_TIMEOUT_MS, maxChars: settings.MAX_CONTENT_CHARS });
+    const { knownFailure } = options;
+    try {
+      return await readCollectionFolder(source.dir, {
+        collection: source.name,
+        maxContentChars: settings.MAX_CONTENT_CHARS,
+        readPdf: (bytes, file) => pdfs.extract(bytes, file),
+        ...(knownFailure
+          ? {
+              knownFailure: (file, sha256) => {
+                const known = knownFailure(file, sha256);
+                return known && { code: known.code as DocumentWarningCode, file, message: known.message };
+              },
+            }
+          : {}),
+        onWarning: (warning) =>
+          onWarning({ code: warning.code, sourceId: warning.file, message: warning.message, ...(warning.sha256 === undefined ? {} : { sha256: warning.sha256 }) }),
+      });
+    } finally {
+      await pdfs.close();
+    }
   }
   return readMysqlLessons(
     { url: source.url, collection: source.name, ...(source.table === undefined ? {} : { table: source.table }) },
