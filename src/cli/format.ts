@@ -1,4 +1,5 @@
 import type { CollectionReloadSummary } from "../app/index/collection-indexer.js";
+import type { CollectionReloadError } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
 import type { SearchResponse } from "../core/retrieval/engine.js";
@@ -102,6 +103,24 @@ export function printDocumentResults(response: DocumentSearchResponse, question:
     response.results.map((hit) => ({ ...hit, heading: `${hit.rank}. ${hit.citation}`, text: excerpt(hit.body) })),
     `Nenhum trecho encontrado na coleção ${response.collection}.`,
   );
+}
+
+/**
+ * What a `pastor reload` could not do, one `erro:` line each on stderr: a collection whose
+ * reload failed (or folders whose names clash), and each collection's documents left out of its
+ * index (the warnings above say why). True when anything failed (the command exits 1).
+ */
+export function printReloadFailures(summaries: readonly CollectionReloadSummary[], failures: readonly CollectionReloadError[]): boolean {
+  for (const failure of failures) {
+    console.error(failure.code === "collection_name_clash" ? `erro: ${failure.message}` : `erro: coleção "${failure.collection}": ${failure.message}`);
+  }
+  for (const summary of summaries) {
+    const left = summary.skippedDocuments;
+    if (left.length === 0) continue;
+    const count = left.length === 1 ? "1 documento não foi indexado" : `${left.length} documentos não foram indexados`;
+    console.error(`erro: coleção "${summary.collection}": ${count} (veja os avisos): ${left.join(", ")}`);
+  }
+  return failures.length > 0 || summaries.some((summary) => summary.skippedDocuments.length > 0);
 }
 
 export function printReloadSummary(summary: CollectionReloadSummary): void {

@@ -25,13 +25,13 @@
  * - Then the dense side (see ./collection-dense.ts).
  */
 import type { UnitStore } from "../../adapters/index/store.js";
-import { documentSource, type DocumentWrite } from "../../adapters/index/document-units.js";
+import { documentSource, type ChunkWrite, type DocumentWrite } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/sources/chunker.js";
 import { CollectionError } from "../../core/documents/errors.js";
 import { splitMetaBlock } from "../../core/sources/meta-block.js";
-import type { RawDocument } from "../../core/documents/types.js";
+import type { DocumentChunk, RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { planSync } from "../../core/index/sync-plan.js";
 import { parseDenseChoice, updateDense, type DenseChoice, type DenseKind } from "./dense.js";
@@ -116,6 +116,8 @@ export interface CollectionReloadSummary {
   removed: number;
   /** Documents (or rows, or sub-folders) the source could not offer in a usable form. */
   skipped: number;
+  /** Their source ids, sorted: what `pastor reload` names when it exits 1. */
+  skippedDocuments: string[];
   /** Every warning, in order: skipped documents, ignored metadata blocks, removals of skipped documents. */
   warnings: CollectionWarning[];
   dense: DenseKind;
@@ -229,7 +231,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
         summary.unchanged++;
         continue;
       }
-      const write = prepareDocument(document, source, settings, warn);
+      const write = await prepareDocument(document, source, settings, warn);
       if (!write) {
         // Could not be chunked: not a usable version; drop the old one as for any skipped document.
         skippedIds.add(document.sourceId);
@@ -261,7 +263,8 @@ export async function reloadCollection(source: CollectionSource, options: Reload
 
   const tally = { collection, documents: (await store.listSources()).length, chunks, ...summary, skipped: skippedIds.size };
   const ms = Math.round(performance.now() - started);
-  const result: CollectionReloadSummary = { ...tally, warnings, dense: dense.dense, vectorsComputed: dense.vectorsComputed, ms };
+  const skippedDocuments = [...skippedIds].sort();
+  const result: CollectionReloadSummary = { ...tally, skippedDocuments, warnings, dense: dense.dense, vectorsComputed: dense.vectorsComputed, ms };
   if (dense.reason) result.denseOffReason = dense.reason;
   if (dense.model) result.denseModel = dense.model;
   logger?.info("collection_reloaded", { ...tally, dense: dense.dense, ms });
@@ -274,13 +277,20 @@ type WarnFn = (warning: CollectionWarning, level?: "warn" | "error", fields?: Re
 const WRITE_BATCH_DOCUMENTS = 100;
 const WRITE_BATCH_CHUNKS = 2000;
 
-/** Splits, chunks and analyses one document, ready to write. Undefined when it cannot be chunked (warned). */
-function prepareDocument(
+/** The longest the analysis of one document's chunks runs before the event loop gets a turn, in ms. */
+const ANALYSIS_SLICE_MS = 40;
+
+/**
+ * Splits, chunks and analyses one document, ready to write. Undefined when it cannot be chunked
+ * (warned). The analysis (Snowball on every word: about 5 s for 4 million characters) lets the
+ * event loop run every ANALYSIS_SLICE_MS, so one large document never holds the server.
+ */
+async function prepareDocument(
   document: RawDocument,
   source: CollectionSource,
   settings: CollectionIndexSettings,
   warn: WarnFn,
-): DocumentWrite | undefined {
+): Promise<DocumentWrite | undefined> {
   const split = splitMetaBlock(document.content);
   if (split.problem) {
     warn(
@@ -320,7 +330,15 @@ function prepareDocument(
     title: documentTitle({ slug: document.slug, split, ...(document.title === undefined ? {} : { title: document.title }) }),
     sha256: document.sha256,
     ...(split.metaText === undefined ? {} : { metaText: split.metaText }),
-    chunks: chunks.map((chunk) => ({
+    chunks: await analyseChunks(chunks),
+  };
+}
+
+async function analyseChunks(chunks: readonly DocumentChunk[]): Promise<ChunkWrite[]> {
+  const analysed: ChunkWrite[] = [];
+  let slice = performance.now();
+  for (const chunk of chunks) {
+    analysed.push({
       chunk: chunk.chunk,
       ...(chunk.page === undefined ? {} : { page: chunk.page }),
       ...(chunk.pageEnd === undefined ? {} : { pageEnd: chunk.pageEnd }),
@@ -328,6 +346,11 @@ function prepareDocument(
       text: chunk.text,
       body: chunk.body,
       terms: analyze(chunk.text).join(" "),
-    })),
-  };
+    });
+    if (performance.now() - slice > ANALYSIS_SLICE_MS) {
+      await yieldToEventLoop();
+      slice = performance.now();
+    }
+  }
+  return analysed;
 }

@@ -30,6 +30,8 @@ export class PdfExtractor {
   private ready: Promise<void> | undefined;
   private nextId = 0;
   private busy = false;
+  /** Workers being terminated: close() waits for them, so their memory is gone when it returns. */
+  private readonly ending = new Set<Promise<number>>();
 
   constructor(private readonly options: PdfExtractorOptions) {}
 
@@ -56,12 +58,11 @@ export class PdfExtractor {
     }
   }
 
-  /** Terminates the worker, if one runs. */
+  /** Terminates the worker, if one runs, and waits until every worker it started has ended. */
   async close(): Promise<void> {
     const worker = this.worker;
-    this.worker = undefined;
-    this.ready = undefined;
-    await worker?.terminate();
+    if (worker) this.discard(worker);
+    await Promise.all(this.ending);
   }
 
   private start(): Worker {
@@ -140,6 +141,8 @@ export class PdfExtractor {
       this.worker = undefined;
       this.ready = undefined;
     }
-    void worker.terminate();
+    const ending = worker.terminate().catch(() => 0);
+    this.ending.add(ending);
+    void ending.finally(() => this.ending.delete(ending));
   }
 }

@@ -58,13 +58,24 @@ function normalizeName(name: string): string {
     .trim();
 }
 
+/**
+ * Whether a line is too long to be a marker: a marker has at most a few dozen characters
+ * besides its whitespace, and folding a 4-million-character line of a lesson, once per line
+ * scanned, would cost seconds for nothing.
+ */
+function tooLongForMarker(line: string): boolean {
+  return line.length > 256 && line.replace(/\s+/g, "").length > 256;
+}
+
 function isHeaderLine(line: string): boolean {
+  if (tooLongForMarker(line)) return false;
   const folded = foldAccents(line).toUpperCase().replace(/\s+/g, " ").trim();
   const inner = folded.replace(/^\[\s*/, "").replace(/\s*\]$/, "");
   return inner === HEADER_TEXT;
 }
 
 function isEndLine(line: string): boolean {
+  if (tooLongForMarker(line)) return false;
   return END_MARKER.test(foldAccents(line).trim());
 }
 
