@@ -54,8 +54,8 @@ export function isSkipWarning(warning: Pick<CollectionWarning, "code">): boolean
  * the Bible's name (`collection_name_reserved`), or that has the MySQL collection's name
  * (`collection_name_conflict`: the configured table wins), is left out and reported through
  * `onWarning`; so are two or more sub-folders whose names differ only by case or accents
- * (`collection_name_clash`, one warning naming them all, with `sourceId` each): they would be
- * one index file on a disk that ignores case, and which one is meant is the operator's choice.
+ * (`collection_name_clash`: one warning per folder, each naming them all): they would be one
+ * index file on a disk that ignores case, and which one is meant is the operator's choice.
  */
 export function discoverCollections(
   settings: CollectionSourceSettings,

@@ -40,7 +40,7 @@ export class PdfExtractor {
    *
    * @throws {DocumentReadError} `pdf_unreadable`, `pdf_encrypted`, `document_too_large` (from
    *   the reader), `pdf_timeout` (stopped after `timeoutMs`) or `pdf_extraction_failed` (the
-   *   worker ran out of memory or died).
+   *   worker ran out of memory or died reading it); a plain Error when the worker cannot start.
    */
   async extract(bytes: Uint8Array, label: string): Promise<PdfContent> {
     // A bug of the caller, not of the document: the folder reader reads one file at a time.
@@ -48,11 +48,11 @@ export class PdfExtractor {
     this.busy = true;
     try {
       const worker = this.start();
-      await this.ready;
+      // A reader that cannot start is not this document's failure: the reload fails as a whole (nothing is lost).
+      await this.ready?.catch((error: unknown) => {
+        throw new Error(`não foi possível iniciar o leitor de PDF para ${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
       return await this.run(worker, bytes, label);
-    } catch (error) {
-      if (error instanceof DocumentReadError) throw error;
-      throw this.failed(label, error);
     } finally {
       this.busy = false;
     }
