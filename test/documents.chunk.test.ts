@@ -109,8 +109,8 @@ describe("chunkDocument: windows and overlap", () => {
     expect(chunk!.body).toBe("# Título **Deus** é amor (1Jo 4:8). - item");
   });
 
-  it("uses 500/50 by default", () => {
-    expect(DEFAULT_CHUNK_OPTIONS).toEqual({ chunkWords: 500, overlap: 50 });
+  it("uses 500/50 words and 6,000 characters by default", () => {
+    expect(DEFAULT_CHUNK_OPTIONS).toEqual({ chunkWords: 500, overlap: 50, chunkChars: 6000 });
     const chunks = chunkDocument(input(prose(wordList(1200))));
     expect(chunks.map((c) => indices(c)[0])).toEqual([0, 450, 900]);
   });
@@ -125,6 +125,9 @@ describe("chunkDocument: windows and overlap", () => {
       { chunkWords: 10, overlap: 11 },
       { chunkWords: 10, overlap: -1 },
       { chunkWords: 10, overlap: 1.5 },
+      { chunkWords: 10, overlap: 1, chunkChars: 0 },
+      { chunkWords: 10, overlap: 1, chunkChars: 20_001 },
+      { chunkWords: 10, overlap: 1, chunkChars: 2.5 },
     ];
     for (const options of bad) {
       let error: unknown;
@@ -139,6 +142,66 @@ describe("chunkDocument: windows and overlap", () => {
     // Even an empty document validates its options.
     expect(() => chunkDocument(input(""), { chunkWords: 1, overlap: 1 })).toThrow(DocumentChunkError);
     expect(() => chunkDocument(input("a"), { chunkWords: 1, overlap: 0 })).not.toThrow();
+  });
+});
+
+describe("chunkDocument: characters per chunk (issue 43)", () => {
+  it("cuts a run without spaces longer than a chunk into pieces, one chunk each, the pieces whole again", () => {
+    const run = "x".repeat(25_000);
+    const chunks = chunkDocument(input(`antes ${run} depois`), { chunkWords: 500, overlap: 50, chunkChars: 6000 });
+    // "antes" does not fit beside a 6,000-character piece: it has the first chunk; the last piece (1,000) shares its chunk with "depois".
+    expect(chunks.map((c) => c.body.length)).toEqual([5, 6000, 6000, 6000, 6000, 1007]);
+    expect(chunks[0]!.body).toBe("antes");
+    expect(chunks[5]!.body).toBe(`${"x".repeat(1000)} depois`);
+    expect(chunks.slice(1).map((c) => c.body).join("")).toBe(`${run} depois`);
+  });
+
+  it("ends a window of long words early, sharing the same share of words, so a document is not repeated", () => {
+    const long = Array.from({ length: 1000 }, (_, i) => `w${i}${"a".repeat(95)}`); // about 100 characters each
+    const chunks = chunkDocument(input(long.join(" ")), { chunkWords: 500, overlap: 50, chunkChars: 6000 });
+    for (const chunk of chunks) expect(chunk.body.length).toBeLessThanOrEqual(6000);
+    const starts = chunks.map((c) => Number(/^w(\d+)/.exec(c.body)![1]));
+    // About 59 words a window, 5 of them shared (⌊59·50/500⌋): ≈ 54 new words a chunk.
+    const taken = chunks[0]!.body.split(" ").length;
+    expect(starts[1]).toBe(taken - Math.floor((taken * 50) / 500));
+    expect(chunks.length).toBeLessThan(Math.ceil(1000 / (taken - Math.floor((taken * 50) / 500))) + 2);
+    const covered = new Set(chunks.flatMap((c) => c.body.split(" ")));
+    expect(covered.size).toBe(1000);
+  });
+
+  it("leaves ordinary prose cut by words only", () => {
+    const bounded = chunkDocument(input(prose(wordList(1200))), { chunkWords: 500, overlap: 50, chunkChars: 6000 });
+    const byWords = chunkDocument(input(prose(wordList(1200))), { chunkWords: 500, overlap: 50, chunkChars: 20_000 });
+    expect(bounded).toEqual(byWords);
+    expect(bounded.map((c) => indices(c)[0])).toEqual([0, 450, 900]);
+  });
+
+  it("never cuts a surrogate pair, and keeps page numbers through the cut", () => {
+    const run = "😀".repeat(5000); // 10,000 UTF-16 units
+    const pages: DocumentPage[] = [
+      { page: 1, text: "início" },
+      { page: 2, text: run },
+    ];
+    const chunks = chunkDocument(input(pages.map((p) => p.text).join("\n\n"), { pages }), { chunkWords: 500, overlap: 50, chunkChars: 3001 });
+    for (const chunk of chunks) {
+      expect(chunk.body.length).toBeLessThanOrEqual(3001);
+      expect(chunk.body).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
+    expect(chunks.slice(1).map((c) => c.body).join("")).toBe(run);
+    expect(chunks.map((c) => c.page)).toEqual([1, 2, 2, 2, 2]);
+  });
+
+  it("cuts a title past 300 characters, and reads a metadata block past 8,000 as plain body", () => {
+    const title = "Título ".repeat(100);
+    const [chunk] = chunkDocument(input("texto", { title }));
+    expect(chunk!.title.length).toBe(300);
+    expect(chunk!.title.endsWith("…")).toBe(true);
+    const block = [HEADER, "Título: Grande", `Keywords: ${"palavra ".repeat(1200)}`, END, "", "corpo"].join("\n");
+    const split = splitMetaBlock(block);
+    expect(split.problem?.code).toBe("meta_block_too_large");
+    const chunks = chunkDocument(input(block));
+    expect(chunks.every((c) => c.body.length <= 6000)).toBe(true);
+    expect(chunks[0]!.text.startsWith("Título: aula-1\n\n[CONCEITOS")).toBe(true);
   });
 });
 

@@ -12,7 +12,9 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocumentReadError, type DocumentWarning } from "../src/adapters/sources/document-errors.js";
 import { hashBytes, readCollectionFolder, slugify } from "../src/adapters/sources/folder.js";
-import { normalizePageText, readPdf } from "../src/adapters/sources/pdf.js";
+import { normalizePageText, readPdf, type PdfContent } from "../src/adapters/sources/pdf.js";
+import { PdfExtractor } from "../src/app/sources/pdf-extractor.js";
+import { inflatingPdf } from "./support/hostile-pdf.js";
 import type { RawDocument } from "../src/core/documents/types.js";
 
 const HEADER = "[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA]";
@@ -331,6 +333,79 @@ describe("readPdf", () => {
     expect(error).toBeInstanceOf(DocumentReadError);
     expect((error as DocumentReadError).code).toBe("pdf_encrypted");
     expect((error as DocumentReadError).message).toBe("secreto.pdf: o PDF está protegido por senha e não pode ser lido.");
+  });
+});
+
+describe("readPdf within a size (issue 43)", () => {
+  it("stops reading as soon as the text passes maxChars, naming the file and the page", async () => {
+    // 3 MB of text operators inflated from a few KB: about 2 million characters of text.
+    const bomb = await inflatingPdf({ inflatedBytes: 3 * 1024 * 1024 });
+    expect(bomb.length).toBeLessThan(20_000);
+    const error = await readPdf(bomb, "bomba.pdf", { maxChars: 50_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DocumentReadError);
+    expect(error).toMatchObject({ code: "document_too_large", file: "bomba.pdf" });
+    expect((error as Error).message).toBe(
+      "bomba.pdf: documento grande demais (o texto do PDF passa de 50.000 caracteres, o limite, já na página 1; a leitura foi interrompida ali).",
+    );
+  });
+
+  it("counts the pages read before, and the blank line between pages, against the limit", async () => {
+    const bytes = await makePdf(PDF_PAGES);
+    const texts = PDF_PAGES.map((lines) => lines.join("\n"));
+    const exact = texts.join("\n\n").length;
+    await expect(readPdf(bytes, "livro.pdf", { maxChars: exact })).resolves.toMatchObject({ pages: texts.map((text, i) => ({ page: i + 1, text })) });
+    const error = await readPdf(bytes, "livro.pdf", { maxChars: texts[0]!.length + 2 + texts[1]!.length - 5 }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain("já na página 2");
+  });
+
+  it("in a worker: the text of a real PDF; a PDF past the time limit stopped and named; the next one read by a new worker", async () => {
+    const extractor = new PdfExtractor({ timeoutMs: 1500, maxChars: 4_000_000 });
+    try {
+      const real = await makePdf(PDF_PAGES, PDF_TITLE);
+      await expect(extractor.extract(real, "livros/genesis.pdf")).resolves.toEqual(await readPdf(real, "x"));
+      // Path operators only: no text to count, endless work for the content-stream parser.
+      const endless = await inflatingPdf({ inflatedBytes: 60 * 1024 * 1024, kind: "paths" });
+      const started = performance.now();
+      const error = await extractor.extract(endless, "lento.pdf").catch((e: unknown) => e);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(error).toBeInstanceOf(DocumentReadError);
+      expect(error).toMatchObject({ code: "pdf_timeout", file: "lento.pdf" });
+      expect((error as Error).message).toMatch(/^lento\.pdf: a leitura do PDF passou de 1,5 s \(o limite, PDF_TIMEOUT_MS\) e foi interrompida/);
+      const damaged = await extractor.extract(garbage(2048), "lixo.pdf").catch((e: unknown) => e);
+      expect(damaged).toMatchObject({ code: "pdf_unreadable", file: "lixo.pdf" });
+      await expect(extractor.extract(real, "de-novo.pdf")).resolves.toMatchObject({ title: PDF_TITLE });
+    } finally {
+      await extractor.close();
+    }
+  });
+
+  it("skips a PDF whose bytes failed before without reading it, and gives a PDF's failure its bytes' hash", async () => {
+    const read: string[] = [];
+    const warnings: DocumentWarning[] = [];
+    const options = {
+      collection: "estudos",
+      onWarning: (w: DocumentWarning) => warnings.push(w),
+      readPdf: (bytes: Uint8Array, file: string, maxChars: number): Promise<PdfContent> => {
+        read.push(file);
+        return readPdf(bytes, file, { maxChars });
+      },
+    };
+    await readCollectionFolder(dir, options);
+    expect(read).toEqual(["livros/corrompido.pdf", "livros/genesis.pdf"]);
+    const corrupt = warnings.find((w) => w.file === "livros/corrompido.pdf")!;
+    expect(corrupt.sha256).toBe(sha256(await readFile(join(dir, "livros", "corrompido.pdf"))));
+    expect(warnings.find((w) => w.file === "latin1.txt")!.sha256).toBeUndefined();
+
+    read.length = 0;
+    warnings.length = 0;
+    const remembered = { code: "pdf_unreadable" as const, file: "livros/corrompido.pdf", message: "lembrado" };
+    const docs = await readCollectionFolder(dir, {
+      ...options,
+      knownFailure: (file, hash) => (file === corrupt.file && hash === corrupt.sha256 ? remembered : undefined),
+    });
+    expect(read).toEqual(["livros/genesis.pdf"]);
+    expect(warnings.find((w) => w.file === "livros/corrompido.pdf")).toEqual(remembered);
+    expect(docs.map((d) => d.sourceId)).toContain("livros/genesis.pdf");
   });
 });
 

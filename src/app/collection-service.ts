@@ -4,6 +4,11 @@
  * Reloads of the same collection run one after another; a failing source keeps the search
  * that was being served.
  *
+ * Names are compared by `collectionKey` (case, accents, NFC/NFD ignored): "Exemplo" asks for
+ * the collection "exemplo", and two folders whose names differ only so are a configuration
+ * error (`collection_name_clash`, logged at ERROR, on the status of a collection already served
+ * under one of them, and a failure of the reload), never two collections or two stores.
+ *
  * On a shared store (VECTOR_STORE=chroma) collections are the deployment's, not the process's:
  * a reload takes the collection's lock, writes to the store, bumps its generation and lists it
  * there; every replica polls (CHROMA_POLL_MS) and serves new collections and new generations
@@ -22,6 +27,7 @@ import type { IndexPhase, IndexProgress } from "./index/indexer.js";
 import { startPoller, type Poller } from "./index/poller.js";
 import { storeConfig } from "./runtime.js";
 import { discoverCollections, type CollectionSource, type CollectionWarning } from "./index/collection-sources.js";
+import { collectionKey } from "../core/types.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./index/collection-indexer.js";
 import { localCollectionHost, type CollectionSearchHost, type CollectionSummary } from "./grounding/collection-host.js";
 import type { ChatTurn } from "../core/chat/llm.js";
@@ -46,8 +52,15 @@ export class CollectionNotFoundError extends Error {
   }
 }
 
-/** A reload that failed (the source's, the store's or the lock's code). */
+/** A reload that failed (the source's, the store's or the lock's code, or `collection_name_clash`). */
 export class CollectionReloadError extends CollectionError {}
+
+/** Every collection's reload, each on its own: what was reloaded, and what failed (the others went on). */
+export interface CollectionReloadOutcome {
+  summaries: CollectionReloadSummary[];
+  /** Collections whose reload failed, and folders whose names clash (`collection_name_clash`, named by all their names). */
+  failures: CollectionReloadError[];
+}
 
 export interface CollectionStatus {
   name: string;
@@ -91,6 +104,8 @@ const silent: CollectionLogger = { info: () => undefined, warn: () => undefined,
 export class CollectionService {
   private readonly entries = new Map<string, Entry>();
   private poller: Poller | undefined;
+  /** The last discovery's folders whose names differ only by case or accents: by collectionKey, the names and the message. */
+  private clashes = new Map<string, { names: string[]; message: string }>();
 
   /**
    * @param host where the collections' searches live (default: this thread; the server passes
@@ -117,6 +132,7 @@ export class CollectionService {
       this.noticeLocalIndex(entry);
     }
     await this.adoptIndexed();
+    this.markClashes();
     if (this.stores.shared) this.poller ??= startPoller(() => this.poll(), this.settings.CHROMA_POLL_MS);
   }
 
@@ -126,49 +142,88 @@ export class CollectionService {
 
   /** What is served of a collection (undefined until first loaded); throws CollectionNotFoundError naming the ones there are. */
   get(name: string): CollectionSummary | undefined {
-    const entry = this.entries.get(name);
+    const entry = this.entryNamed(name);
     if (!entry) throw new CollectionNotFoundError(name, this.names());
     return entry.loaded;
   }
 
   /** Retrieval, the gate and the prompt for a question over a loaded collection (in the host: a search worker, or this thread). */
   prepare(name: string, question: string, history: readonly ChatTurn[], signal?: AbortSignal): Promise<PreparedCollectionAnswer> {
-    return this.host.prepare(name, question, history, this.settings.TOP_K, signal);
+    return this.host.prepare(this.resolve(name) ?? name, question, history, this.settings.TOP_K, signal);
   }
 
   /** Searches a loaded collection (in the host). */
   search(name: string, query: string, options: DocumentSearchOptions): Promise<DocumentSearchResponse> {
-    return this.host.search(name, query, options);
+    return this.host.search(this.resolve(name) ?? name, query, options);
   }
 
   has(name: string): boolean {
-    return this.entries.has(name);
+    return this.entryNamed(name) !== undefined;
+  }
+
+  /** The collection's own name for `name` ("Exemplo" → "exemplo": compared by collectionKey); undefined when none. */
+  resolve(name: string): string | undefined {
+    return this.entryNamed(name)?.name;
   }
 
   isReloading(name: string): boolean {
-    return this.entries.get(name)?.running !== undefined;
+    return this.entryNamed(name)?.running !== undefined;
   }
 
   /**
    * Re-reads the sources (all collections, or one) and serves the new index. A collection
-   * whose source fails keeps serving what it had, and its error shows in status(). On a shared
-   * store, a collection whose source this process does not have is loaded from the store.
+   * whose source fails keeps serving what it had, and its error shows in status(); the other
+   * collections are reloaded all the same, then the first failure is thrown. On a shared store,
+   * a collection whose source this process does not have is loaded from the store.
+   *
+   * @throws {CollectionNotFoundError} when `name` names no reloadable collection;
+   *   {@link CollectionReloadError} for the first collection that failed (with `name`, also
+   *   `collection_name_clash` when its folder's name clashes with another's).
    */
   async reload(name?: string, onProgress?: CollectionProgressListener): Promise<CollectionReloadSummary[]> {
+    const { summaries, failures } = await this.reloadEach(name, onProgress);
+    // Clashing folders are the configuration's error, logged and shown; they fail only the reload that names them.
+    const failure = failures.find((error) => error.code !== "collection_name_clash" || name !== undefined);
+    if (failure) throw failure;
+    return summaries;
+  }
+
+  /**
+   * Like reload(), but never throws for one collection: every reloadable collection (or the
+   * one named) is reloaded on its own, and what failed is returned beside what was reloaded,
+   * with folders whose names clash (`collection_name_clash`, one failure naming them all).
+   *
+   * @throws {CollectionNotFoundError} when `name` names no reloadable collection.
+   */
+  async reloadEach(name?: string, onProgress?: CollectionProgressListener): Promise<CollectionReloadOutcome> {
     const sources = new Map(this.discover().map((source) => [source.name, source]));
     for (const entry of this.entries.values()) entry.source = sources.get(entry.name);
-    for (const source of sources.values()) this.entryFor(source.name, source.kind, source);
+    for (const source of sources.values()) {
+      await this.dropOtherSpelling(source.name);
+      this.entryFor(source.name, source.kind, source);
+    }
     await this.adoptIndexed();
+    this.markClashes();
+    const clashFailures = [...this.clashes.entries()]
+      .filter(([key]) => name === undefined || key === collectionKey(name))
+      .map(([, clash]) => new CollectionReloadError("collection_name_clash", clash.names.join(", "), clash.message));
+    if (name !== undefined && clashFailures.length > 0) return { summaries: [], failures: clashFailures };
     // A local collection whose source is gone keeps being served but cannot be reloaded.
     const reloadable = this.names().filter(
       (collection) => this.entries.get(collection)!.source !== undefined || this.stores!.shared,
     );
-    if (name !== undefined && !reloadable.includes(name)) throw new CollectionNotFoundError(name, reloadable);
-    const summaries: CollectionReloadSummary[] = [];
-    for (const entry of (name === undefined ? reloadable : [name]).map((collection) => this.entries.get(collection)!)) {
-      summaries.push(await this.reloadEntry(entry, onProgress));
+    const named = name === undefined ? undefined : this.resolve(name);
+    if (name !== undefined && (named === undefined || !reloadable.includes(named))) throw new CollectionNotFoundError(name, reloadable);
+    const outcome: CollectionReloadOutcome = { summaries: [], failures: clashFailures };
+    for (const entry of (named === undefined ? reloadable : [named]).map((collection) => this.entries.get(collection)!)) {
+      try {
+        outcome.summaries.push(await this.reloadEntry(entry, onProgress));
+      } catch (error) {
+        if (!(error instanceof CollectionReloadError)) throw error;
+        outcome.failures.push(error);
+      }
     }
-    return summaries;
+    return outcome;
   }
 
   status(): CollectionStatus[] {
@@ -206,7 +261,54 @@ export class CollectionService {
 
   private discover(): CollectionSource[] {
     const settings = { ...this.settings, COLLECTIONS_DIR: path.resolve(this.settings.COLLECTIONS_DIR) };
-    return discoverCollections(settings, (warning: CollectionWarning) => this.logger.warn(warning.code, { ...warning }));
+    const clashes = new Map<string, { names: string[]; message: string }>();
+    const sources = discoverCollections(settings, (warning: CollectionWarning) => {
+      if (warning.code !== "collection_name_clash") {
+        this.logger.warn(warning.code, { ...warning });
+        return;
+      }
+      // One warning per folder, each naming them all: one error per clash.
+      const key = collectionKey(warning.sourceId);
+      const clash = clashes.get(key) ?? { names: [], message: warning.message };
+      if (clash.names.length === 0) this.logger.error(warning.code, { ...warning });
+      clash.names.push(warning.sourceId);
+      clashes.set(key, clash);
+    });
+    this.clashes = clashes;
+    return sources;
+  }
+
+  /** The entry `name` names: its own, else the one with the same collectionKey ("Exemplo" for "exemplo"). */
+  private entryNamed(name: string): Entry | undefined {
+    const exact = this.entries.get(name);
+    if (exact) return exact;
+    const key = collectionKey(name);
+    for (const entry of this.entries.values()) if (collectionKey(entry.name) === key) return entry;
+    return undefined;
+  }
+
+  /**
+   * A folder renamed by case or accents while served ("Exemplo" now "exemplo"): the entry of
+   * the old spelling, whose source is gone, makes way for the new one (never two collections
+   * with one key). Not while it reloads.
+   */
+  private async dropOtherSpelling(name: string): Promise<void> {
+    const key = collectionKey(name);
+    for (const entry of [...this.entries.values()]) {
+      if (entry.name === name || collectionKey(entry.name) !== key || entry.source !== undefined || entry.running) continue;
+      this.entries.delete(entry.name);
+      await Promise.resolve(entry.opened?.close()).catch(() => undefined);
+      this.logger.info("collection renamed", { from: entry.name, to: name });
+    }
+  }
+
+  /** A collection served under a name that now clashes with another folder's says so in its status (and stops saying it once solved). */
+  private markClashes(): void {
+    for (const entry of this.entries.values()) {
+      const clash = this.clashes.get(collectionKey(entry.name));
+      if (clash) entry.error = { code: "collection_name_clash", message: clash.message };
+      else if (entry.error?.code === "collection_name_clash") entry.error = null;
+    }
   }
 
   private entryFor(name: string, kind: string, source: CollectionSource | undefined): Entry {
@@ -246,7 +348,7 @@ export class CollectionService {
       return;
     }
     for (const { name, kind } of indexed) {
-      if (this.entries.has(name)) continue;
+      if (this.entryNamed(name) !== undefined || this.clashes.has(collectionKey(name))) continue;
       await this.loadSafely(this.entryFor(name, kind, undefined));
     }
   }
@@ -385,6 +487,7 @@ export class CollectionService {
       unchanged: loaded.documents,
       removed: 0,
       skipped: 0,
+      skippedDocuments: [],
       warnings: [
         {
           code: "source_not_here",

@@ -1,5 +1,6 @@
 import type { FigureChange } from "../core/retrieval/quality.js";
 import type { CollectionReloadSummary } from "../app/index/collection-indexer.js";
+import type { CollectionReloadError } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
 import type { SearchResponse } from "../core/retrieval/engine.js";
@@ -115,6 +116,24 @@ export function printDocumentResults(response: DocumentSearchResponse, question:
     response.results.map((hit) => ({ ...hit, heading: `${hit.rank}. ${hit.citation}`, text: excerpt(hit.body) })),
     `Nenhum trecho encontrado na coleção ${printable(response.collection)}.`,
   );
+}
+
+/**
+ * What a `pastor reload` could not do, one `erro:` line each on stderr: a collection whose
+ * reload failed (or folders whose names clash), and each collection's documents left out of its
+ * index (the warnings above say why). True when anything failed (the command exits 1).
+ */
+export function printReloadFailures(summaries: readonly CollectionReloadSummary[], failures: readonly CollectionReloadError[]): boolean {
+  for (const failure of failures) {
+    console.error(failure.code === "collection_name_clash" ? `erro: ${printable(failure.message)}` : `erro: coleção "${printable(failure.collection)}": ${printable(failure.message)}`);
+  }
+  for (const summary of summaries) {
+    const left = summary.skippedDocuments;
+    if (left.length === 0) continue;
+    const count = left.length === 1 ? "1 documento não foi indexado" : `${left.length} documentos não foram indexados`;
+    console.error(`erro: coleção "${printable(summary.collection)}": ${count} (veja os avisos): ${printable(left.join(", "))}`);
+  }
+  return failures.length > 0 || summaries.some((summary) => summary.skippedDocuments.length > 0);
 }
 
 export function printReloadSummary(summary: CollectionReloadSummary): void {

@@ -14,11 +14,11 @@ import { retrievalQuery } from "../core/retrieval/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadSummary, printSearchResults } from "./format.js";
+import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadFailures, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
-import { EXIT_INPUT_FAILED, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
+import { EXIT_INPUT_FAILED, EXIT_USAGE, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
 import { requireWritableDataDir } from "./folders.js";
 import { ensureCollection, ensureIndex, printIndexErrors, runIndexing } from "./indexing.js";
 import { createProgressReporter } from "./progress.js";
@@ -162,12 +162,17 @@ withExamples(
   const settings = loadSettings();
   requireWritableDataDir(settings.DATA_DIR);
   const progress = createProgressReporter();
-  const summaries = await withCollections(settings, (collections) =>
-    collections.reload(options.collection, (collection, report) => progress.update({ ...report, source: collection })),
+  const { summaries, failures } = await withCollections(settings, (collections) =>
+    collections.reloadEach(options.collection, (collection, report) => progress.update({ ...report, source: collection })),
   ).finally(() => progress.stop());
   if (options.json) console.log(printableJson(summaries));
-  else if (summaries.length === 0) console.log(`Nenhuma coleção encontrada em ${printable(settings.COLLECTIONS_DIR)} (nem MYSQL_URL definida).`);
+  else if (summaries.length === 0 && failures.length === 0) console.log(`Nenhuma coleção encontrada em ${printable(settings.COLLECTIONS_DIR)} (nem MYSQL_URL definida).`);
   else summaries.forEach(printReloadSummary);
+  // Exit 1 when any input failed, each named: a collection (or clashing folders), or documents left out of an index.
+  const failed = printReloadFailures(summaries, failures);
+  // The one collection asked for could not be read because of its folder's name: the configuration's error, nothing done.
+  if (options.collection !== undefined && failures.some((failure) => failure.code === "collection_name_clash")) process.exitCode = EXIT_USAGE;
+  else if (failed) process.exitCode = EXIT_INPUT_FAILED;
 });
 async function withCollections<T>(settings: Settings, work: (collections: CollectionService) => Promise<T>): Promise<T> {
   const collections = new CollectionService(settings, {

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { LLM_PROVIDER_IDS } from "../core/chat/llm.js";
-import { MAX_CONTENT_CHARS } from "../core/sources/chunker.js";
+import { DEFAULT_CHUNK_CHARS, MAX_CHUNK_CHARS, MAX_CONTENT_CHARS } from "../core/sources/chunker.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 
 /**
@@ -51,7 +51,11 @@ export const settingsSchema = z.object({
   COLLECTIONS_DIR: z.string().min(1).default("./collections"),
   DB_CHUNK_WORDS: positiveInt(500),
   DB_CHUNK_OVERLAP: nonNegativeInt(50),
+  // Most characters of a chunk's body: a window of words ends early, a longer word is cut (issue 43).
+  DB_CHUNK_CHARS: z.coerce.number().int().min(1).max(MAX_CHUNK_CHARS).default(DEFAULT_CHUNK_CHARS),
   MAX_CONTENT_CHARS: positiveInt(MAX_CONTENT_CHARS),
+  // A PDF whose text extraction (in a worker thread) takes longer is stopped and reported as failed.
+  PDF_TIMEOUT_MS: positiveInt(60_000),
   MYSQL_URL: z.string().optional(),
   MYSQL_TABLE: z
     .string()

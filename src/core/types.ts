@@ -1,12 +1,24 @@
+import { foldAccents } from "./analysis/fold.js";
+
 /**
  * The collection name that means the Bible: the default target of search and chat, in the API
  * (`"collection": "biblia"`) and the CLI (`--collection biblia`). No document collection may take it.
  */
 export const BIBLE_COLLECTION = "biblia";
 
-/** True when `name` names the Bible (spaces around and letter case ignored). */
+/**
+ * What two collection names are compared by: spaces around, letter case, accents and Unicode
+ * normalisation (NFC or NFD, as a disk may store a folder's name) ignored. Two names with the
+ * same key name the same collection: "Exemplo" and "exemplo" would share one index file on a
+ * disk that ignores case, so they are never two collections.
+ */
+export function collectionKey(name: string): string {
+  return foldAccents(name.trim().toLowerCase()).toLowerCase();
+}
+
+/** True when `name` names the Bible (compared by {@link collectionKey}: "Biblia", "Bíblia", " biblia "). */
 export function isBibleCollection(name: string): boolean {
-  return name.trim().toLowerCase() === BIBLE_COLLECTION;
+  return collectionKey(name) === BIBLE_COLLECTION;
 }
 
 /** One verse as read from a USFX source file. */

@@ -17,7 +17,11 @@ export type DocumentReadErrorCode =
   /** A password-protected PDF. */
   | "pdf_encrypted"
   /** The document's text is longer than the configured limit. */
-  | "document_too_large";
+  | "document_too_large"
+  /** A PDF whose reading took longer than the time limit (PDF_TIMEOUT_MS) and was stopped. */
+  | "pdf_timeout"
+  /** A PDF whose reading ran out of the memory it was given, or whose reader died. */
+  | "pdf_extraction_failed";
 
 /** Error raised by the document readers; its message is user-facing (Portuguese). */
 export class DocumentReadError extends Error {
@@ -44,4 +48,10 @@ export interface DocumentWarning {
   file: string;
   /** Portuguese, for logs and the user: what happened and to which file. */
   message: string;
+  /**
+   * The SHA-256 of the file's bytes, when the failure is theirs (a PDF that could not be read
+   * within the limits): the same bytes would fail the same way, so the reload records it and
+   * does not read them again (see app/index/collection-indexer.ts).
+   */
+  sha256?: string;
 }

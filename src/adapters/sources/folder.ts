@@ -21,9 +21,12 @@
  * by "\n\n", and `title` from the PDF's metadata when present.
  *
  * Problems. One bad document never fails the load: an unreadable file (`file_unreadable`), a
- * damaged or encrypted PDF (`pdf_unreadable`, `pdf_encrypted`) or a document whose text exceeds
- * `maxContentChars` (`document_too_large`) is skipped and reported through `onWarning`. Only a
- * collection folder that is missing (`collection_not_found`) or cannot be listed
+ * damaged or encrypted PDF (`pdf_unreadable`, `pdf_encrypted`), a PDF whose reading was stopped
+ * (`pdf_timeout`, `pdf_extraction_failed`, by the caller's `readPdf`) or a document whose text
+ * exceeds `maxContentChars` (`document_too_large`; a PDF's reading stops as soon as it does) is
+ * skipped and reported through `onWarning`; a PDF's warning carries its bytes' `sha256`, and
+ * `knownFailure` lets the caller skip bytes that failed before without reading them again. Only
+ * a collection folder that is missing (`collection_not_found`) or cannot be listed
  * (`collection_unreadable`) throws a {@link DocumentReadError}.
  */
 import { createHash } from "node:crypto";
@@ -33,7 +36,7 @@ import { basename, extname, join } from "node:path";
 import { MAX_CONTENT_CHARS } from "../../core/sources/chunker.js";
 import type { DocumentPage, RawDocument } from "../../core/documents/types.js";
 import { DocumentReadError, type DocumentWarning } from "./document-errors.js";
-import { readPdf } from "./pdf.js";
+import { readPdf, type PdfContent } from "./pdf.js";
 
 /** Default {@link ReadCollectionFolderOptions.maxContentChars}: the core's MAX_CONTENT_CHARS (4 million characters). */
 export const DEFAULT_MAX_CONTENT_CHARS = MAX_CONTENT_CHARS;
@@ -48,6 +51,16 @@ export interface ReadCollectionFolderOptions {
   maxContentChars?: number;
   /** Called once per document skipped (or loaded with a caveat); never throws for those. */
   onWarning?: (warning: DocumentWarning) => void;
+  /**
+   * Reads a PDF's text within `maxChars` (default: `readPdf` in this thread). The server and the
+   * CLI pass a reader in a worker thread with a time limit (src/app/sources/pdf-extractor.ts).
+   */
+  readPdf?: (bytes: Uint8Array, file: string, maxChars: number) => Promise<PdfContent>;
+  /**
+   * A PDF's earlier failure with these very bytes, if any: the file is skipped with that
+   * warning, unread. Undefined reads it.
+   */
+  knownFailure?: (file: string, sha256: string) => DocumentWarning | undefined;
 }
 
 /** Hex SHA-256 of raw bytes (a document's identity for incremental reloads). */
@@ -82,6 +95,7 @@ export async function readCollectionFolder(
 ): Promise<RawDocument[]> {
   const { collection, onWarning } = options;
   const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+  const pdfReader = options.readPdf ?? ((bytes: Uint8Array, file: string, maxChars: number) => readPdf(bytes, file, { maxChars }));
   const warn = (warning: DocumentWarning): void => onWarning?.(warning);
 
   await assertCollectionFolder(dir);
@@ -106,18 +120,24 @@ export async function readCollectionFolder(
       continue;
     }
 
+    const sha256 = hashBytes(bytes);
     let content: string;
     let pages: DocumentPage[] | undefined;
     let title: string | undefined;
     if (extension.toLowerCase() === ".pdf") {
+      const known = options.knownFailure?.(relPath, sha256);
+      if (known) {
+        warn(known);
+        continue;
+      }
       try {
-        const pdf = await readPdf(bytes, relPath);
+        const pdf = await pdfReader(bytes, relPath, maxContentChars);
         pages = pdf.pages;
         title = pdf.title;
         content = pdf.pages.map((p) => p.text).join("\n\n");
       } catch (error) {
         if (error instanceof DocumentReadError) {
-          warn({ code: error.code, file: relPath, message: `${error.message} Documento ignorado.` });
+          warn({ code: error.code, file: relPath, message: `${error.message} Documento ignorado.`, sha256 });
           continue;
         }
         throw error;
@@ -144,7 +164,7 @@ export async function readCollectionFolder(
       slug,
       sourceId: relPath,
       content,
-      sha256: hashBytes(bytes),
+      sha256,
     };
     if (title !== undefined) document.title = title;
     if (pages !== undefined) document.pages = pages;

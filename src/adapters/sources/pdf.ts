@@ -16,13 +16,22 @@
  * Title. The document information dictionary's `Title`, else the XMP `dc:title`, trimmed;
  * absent when empty.
  *
+ * Bounded. A small file can hold a content stream that inflates a thousandfold (a 143 KB PDF,
+ * 40 MB of text operators): the text is read page by page as PDF.js streams it, its characters
+ * counted as they come (runs of spaces and tabs as one, as the normalisation leaves them), and
+ * the reading stops as soon as the document passes `maxChars` (`document_too_large`), never
+ * after the whole text is held. This bounds memory and, for text, time; a stream that holds
+ * no text but endless other operators is bounded by the caller's time limit (the server and the
+ * CLI read PDFs in a worker thread they stop: src/app/sources/pdf-extractor.ts).
+ *
  * Errors. Bytes PDF.js cannot open (not a PDF, truncated, damaged) reject with a
- * {@link DocumentReadError} `pdf_unreadable`; a password-protected PDF with `pdf_encrypted`.
+ * {@link DocumentReadError} `pdf_unreadable`; a password-protected PDF with `pdf_encrypted`;
+ * a text longer than `maxChars` with `document_too_large`.
  * The caller's bytes are never detached or modified (PDF.js receives a copy).
  */
 import { getDocumentProxy } from "unpdf";
 import type { DocumentPage } from "../../core/documents/types.js";
-import { cleanTitle } from "../../core/sources/chunker.js";
+import { cleanTitle, MAX_CONTENT_CHARS } from "../../core/sources/chunker.js";
 import { DocumentReadError } from "./document-errors.js";
 
 /** What {@link readPdf} returns. */
@@ -36,14 +45,23 @@ export interface PdfContent {
 /** PDF.js `VerbosityLevel.ERRORS`: no console warnings ("Indexing all PDF objects"…). */
 const PDFJS_VERBOSITY_ERRORS = 0;
 
+export interface ReadPdfOptions {
+  /**
+   * Most characters of the document's text (its pages joined by a blank line); the reading
+   * stops with `document_too_large` as soon as more come. Default MAX_CONTENT_CHARS.
+   */
+  maxChars?: number;
+}
+
 /**
  * Extracts the text of every page of a PDF and its title metadata.
  *
  * @param bytes the whole PDF file.
  * @param fileLabel name used in error messages (e.g. the path relative to the collection).
- * @throws {DocumentReadError} `pdf_unreadable` or `pdf_encrypted`.
+ * @throws {DocumentReadError} `pdf_unreadable`, `pdf_encrypted` or `document_too_large`.
  */
-export async function readPdf(bytes: Uint8Array, fileLabel: string): Promise<PdfContent> {
+export async function readPdf(bytes: Uint8Array, fileLabel: string, options: ReadPdfOptions = {}): Promise<PdfContent> {
+  const maxChars = options.maxChars ?? MAX_CONTENT_CHARS;
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // A plain Uint8Array copy: PDF.js may take ownership of (transfer) the buffer it is given,
@@ -54,12 +72,15 @@ export async function readPdf(bytes: Uint8Array, fileLabel: string): Promise<Pdf
   }
   try {
     const pages: DocumentPage[] = [];
+    // Characters of the pages read so far, with the blank line that joins two pages.
+    let held = 0;
     for (let page = 1; page <= pdf.numPages; page++) {
       const proxy = await pdf.getPage(page);
-      const { items } = await proxy.getTextContent();
-      // Marked-content delimiters (no `str`) carry no text.
-      const raw = items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join("");
-      pages.push({ page, text: normalizePageText(raw) });
+      const before = held + (page > 1 ? 2 : 0);
+      const raw = await readPageText(proxy, maxChars - before, () => tooLarge(fileLabel, maxChars, page));
+      const text = normalizePageText(raw);
+      pages.push({ page, text });
+      held = before + text.length;
       proxy.cleanup();
     }
     const title = await readTitle(pdf);
@@ -69,6 +90,48 @@ export async function readPdf(bytes: Uint8Array, fileLabel: string): Promise<Pdf
   } finally {
     await pdf.destroy().catch(() => undefined);
   }
+}
+
+type PageProxy = Awaited<ReturnType<Awaited<ReturnType<typeof getDocumentProxy>>["getPage"]>>;
+
+/**
+ * One page's raw text, read from PDF.js's stream of text items: runs of spaces and tabs
+ * collapsed as they come, and the reading cancelled (`tooLarge` thrown) as soon as the page
+ * passes `room` characters, so a hostile page is never held whole.
+ */
+async function readPageText(proxy: PageProxy, room: number, tooLarge: () => Error): Promise<string> {
+  const reader = proxy.streamTextContent().getReader();
+  const parts: string[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const item of value.items) {
+        // Marked-content delimiters (no `str`) carry no text.
+        if (!("str" in item)) continue;
+        const piece = item.str.replace(/[^\S\n]+/g, " ") + (item.hasEOL ? "\n" : "");
+        length += piece.length;
+        if (length > room) throw tooLarge();
+        parts.push(piece);
+      }
+    }
+  } catch (error) {
+    // Stops PDF.js's extraction of the page (its task is terminated) instead of reading on.
+    // (PDF.js asserts that a cancel has a reason.)
+    await reader.cancel(error).catch(() => undefined);
+    throw error;
+  }
+  return parts.join("");
+}
+
+function tooLarge(fileLabel: string, maxChars: number, page: number): DocumentReadError {
+  return new DocumentReadError(
+    "document_too_large",
+    fileLabel,
+    `${fileLabel}: documento grande demais (o texto do PDF passa de ${maxChars.toLocaleString("pt-BR")} caracteres, ` +
+      `o limite, já na página ${page}; a leitura foi interrompida ali).`,
+  );
 }
 
 /** Whitespace and line-end hyphen normalisation of one page's raw text (see the module doc). */

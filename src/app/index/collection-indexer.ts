@@ -16,17 +16,22 @@
  *   source still lists but could not offer in a usable form (larger than MAX_CONTENT_CHARS,
  *   damaged PDF…): it is skipped with a warning naming it and, if it was indexed before,
  *   removed too (the summary says so with a `document_removed` warning).
+ * - A document whose bytes could not be read within the limits (a PDF: damaged, encrypted, too
+ *   much text, stopped after PDF_TIMEOUT_MS) is recorded in the manifest (`failed_documents`:
+ *   its SHA-256, the limits, the warning); the next reloads skip those same bytes unread, with
+ *   the same warning, so a hostile file costs its time once, not at every start. A changed file,
+ *   or changed limits (MAX_CONTENT_CHARS, PDF_TIMEOUT_MS), is read again.
  * - A change of the chunk settings or of the analyzer re-chunks every document.
  * - Then the dense side (see ./collection-dense.ts).
  */
 import type { UnitStore } from "../../adapters/index/store.js";
-import { documentSource, type DocumentWrite } from "../../adapters/index/document-units.js";
+import { documentSource, type ChunkWrite, type DocumentWrite } from "../../adapters/index/document-units.js";
 import type { Settings } from "../../config/settings.js";
 import { ANALYZER_VERSION, analyze } from "../../core/analysis/index.js";
 import { chunkDocument, documentTitle, DocumentChunkError } from "../../core/sources/chunker.js";
 import { CollectionError } from "../../core/documents/errors.js";
 import { splitMetaBlock } from "../../core/sources/meta-block.js";
-import type { RawDocument } from "../../core/documents/types.js";
+import type { DocumentChunk, RawDocument } from "../../core/documents/types.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { planSync } from "../../core/index/sync-plan.js";
 import { printable } from "../../core/printable.js";
@@ -37,6 +42,32 @@ import { writeSourcesInBatches, type SourceUnits } from "./write-sources.js";
 import { collectionDenseUnits } from "./collection-dense.js";
 import { isSkipWarning, readSourceDocuments, type CollectionSource, type CollectionWarning } from "./collection-sources.js";
 
+/** Manifest key of the documents whose bytes failed to read (see the module doc). */
+export const FAILED_DOCUMENTS_KEY = "failed_documents";
+
+/** A document whose bytes failed to read, as recorded in the manifest. */
+interface FailedDocument {
+  sha256: string;
+  /** The limits it failed under (failedLimitsKey): other limits read it again. */
+  limits: string;
+  code: string;
+  message: string;
+}
+
+function failedLimitsKey(settings: Pick<Settings, "MAX_CONTENT_CHARS" | "PDF_TIMEOUT_MS">): string {
+  return `chars=${settings.MAX_CONTENT_CHARS};pdf_timeout_ms=${settings.PDF_TIMEOUT_MS}`;
+}
+
+function parseFailedDocuments(value: string | undefined): Map<string, FailedDocument> {
+  if (value === undefined) return new Map();
+  try {
+    const parsed = JSON.parse(value) as Record<string, FailedDocument>;
+    return new Map(Object.entries(parsed).filter(([, failed]) => typeof failed?.sha256 === "string" && typeof failed.message === "string"));
+  } catch {
+    return new Map(); // an unreadable record only costs reading those documents again
+  }
+}
+
 /** Structured logger (src/http/logger.ts's Logger fits): an event name and fields. */
 export interface CollectionLogger {
   info(event: string, fields?: Record<string, unknown>): void;
@@ -45,13 +76,14 @@ export interface CollectionLogger {
 }
 
 /** Settings a reload reads. */
-export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "MAX_CONTENT_CHARS" | "EMBEDDING_MODEL">;
+export type CollectionIndexSettings = Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "DB_CHUNK_CHARS" | "MAX_CONTENT_CHARS" | "PDF_TIMEOUT_MS" | "EMBEDDING_MODEL">;
 
 /**
  * Bumped when what a chunk holds changes (chunker, title line, discipline rule); part of the
- * chunk settings key, so a change re-chunks every document.
+ * chunk settings key, so a change re-chunks every document. v2: bodies bounded in characters,
+ * words longer than a chunk cut, titles and metadata blocks bounded.
  */
-export const CHUNK_FORMAT_VERSION = "chunks/v1";
+export const CHUNK_FORMAT_VERSION = "chunks/v2";
 
 export interface ReloadCollectionOptions {
   store: UnitStore;
@@ -85,6 +117,8 @@ export interface CollectionReloadSummary {
   removed: number;
   /** Documents (or rows, or sub-folders) the source could not offer in a usable form. */
   skipped: number;
+  /** Their source ids, sorted: what `pastor reload` names when it exits 1. */
+  skippedDocuments: string[];
   /** Every warning, in order: skipped documents, ignored metadata blocks, removals of skipped documents. */
   warnings: CollectionWarning[];
   dense: DenseKind;
@@ -103,8 +137,8 @@ export type CollectionIndexErrorCode = "collection_mismatch";
 export class CollectionIndexError extends CollectionError<CollectionIndexErrorCode> {}
 
 /** The chunk settings key stored in the manifest: a different key re-chunks every document. */
-export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP">): string {
-  return `words=${settings.DB_CHUNK_WORDS};overlap=${settings.DB_CHUNK_OVERLAP};${CHUNK_FORMAT_VERSION}`;
+export function chunkSettingsKey(settings: Pick<Settings, "DB_CHUNK_WORDS" | "DB_CHUNK_OVERLAP" | "DB_CHUNK_CHARS">): string {
+  return `words=${settings.DB_CHUNK_WORDS};overlap=${settings.DB_CHUNK_OVERLAP};chars=${settings.DB_CHUNK_CHARS};${CHUNK_FORMAT_VERSION}`;
 }
 
 /**
@@ -136,11 +170,34 @@ export async function reloadCollection(source: CollectionSource, options: Reload
   // Read everything before touching the store: a failing source throws here.
   onProgress?.({ phase: "scanning", done: 0, total: 0, counts: "documents" });
   const skippedIds = new Set<string>();
-  const documents = await readSourceDocuments(source, settings, (warning) => {
-    if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
-    warn(warning);
-  });
+  const failedRecord = await store.getManifest(FAILED_DOCUMENTS_KEY);
+  const failedBefore = parseFailedDocuments(failedRecord);
+  const failedNow = new Map<string, FailedDocument>();
+  const limits = failedLimitsKey(settings);
+  const documents = await readSourceDocuments(
+    source,
+    settings,
+    ({ sha256, ...warning }) => {
+      if (sha256 !== undefined) failedNow.set(warning.sourceId, { sha256, limits, code: warning.code, message: warning.message });
+      if (isSkipWarning(warning)) skippedIds.add(warning.sourceId);
+      warn(warning);
+    },
+    {
+      knownFailure: (sourceId, sha256) => {
+        const failed = failedBefore.get(sourceId);
+        if (!failed || failed.sha256 !== sha256 || failed.limits !== limits) return undefined;
+        failedNow.set(sourceId, failed);
+        return {
+          code: failed.code,
+          sourceId,
+          message: `${failed.message} (Não foi lido de novo: falhou antes com este mesmo conteúdo; será relido quando o arquivo mudar.)`,
+        };
+      },
+    },
+  );
   signal?.throwIfAborted();
+  const failedJson = JSON.stringify(Object.fromEntries([...failedNow].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  if (failedJson !== (failedRecord ?? "{}")) await store.setManifest(FAILED_DOCUMENTS_KEY, failedJson);
 
   const chunkSettings = chunkSettingsKey(settings);
   const rechunkAll = (await store.getManifest("chunk_settings")) !== chunkSettings || (await store.getManifest("analyzer_version")) !== ANALYZER_VERSION;
@@ -177,7 +234,7 @@ export async function reloadCollection(source: CollectionSource, options: Reload
         summary.unchanged++;
         continue;
       }
-      const write = prepareDocument(document, source, settings, warn);
+      const write = await prepareDocument(document, source, settings, warn);
       if (!write) {
         // Could not be chunked: not a usable version; drop the old one as for any skipped document.
         skippedIds.add(document.sourceId);
@@ -209,7 +266,8 @@ export async function reloadCollection(source: CollectionSource, options: Reload
 
   const tally = { collection, documents: (await store.listSources()).length, chunks, ...summary, skipped: skippedIds.size };
   const ms = Math.round(performance.now() - started);
-  const result: CollectionReloadSummary = { ...tally, warnings, dense: dense.dense, vectorsComputed: dense.vectorsComputed, ms };
+  const skippedDocuments = [...skippedIds].sort();
+  const result: CollectionReloadSummary = { ...tally, skippedDocuments, warnings, dense: dense.dense, vectorsComputed: dense.vectorsComputed, ms };
   if (dense.reason) result.denseOffReason = dense.reason;
   if (dense.model) result.denseModel = dense.model;
   logger?.info("collection_reloaded", { ...tally, dense: dense.dense, ms });
@@ -222,13 +280,20 @@ type WarnFn = (warning: CollectionWarning, level?: "warn" | "error", fields?: Re
 const WRITE_BATCH_DOCUMENTS = 100;
 const WRITE_BATCH_CHUNKS = 2000;
 
-/** Splits, chunks and analyses one document, ready to write. Undefined when it cannot be chunked (warned). */
-function prepareDocument(
+/** The longest the analysis of one document's chunks runs before the event loop gets a turn, in ms. */
+const ANALYSIS_SLICE_MS = 40;
+
+/**
+ * Splits, chunks and analyses one document, ready to write. Undefined when it cannot be chunked
+ * (warned). The analysis (Snowball on every word: about 5 s for 4 million characters) lets the
+ * event loop run every ANALYSIS_SLICE_MS, so one large document never holds the server.
+ */
+async function prepareDocument(
   document: RawDocument,
   source: CollectionSource,
   settings: CollectionIndexSettings,
   warn: WarnFn,
-): DocumentWrite | undefined {
+): Promise<DocumentWrite | undefined> {
   const split = splitMetaBlock(document.content);
   if (split.problem) {
     warn(
@@ -251,7 +316,7 @@ function prepareDocument(
         ...(document.title === undefined ? {} : { title: document.title }),
         ...(document.pages === undefined ? {} : { pages: document.pages }),
       },
-      { chunkWords: settings.DB_CHUNK_WORDS, overlap: settings.DB_CHUNK_OVERLAP },
+      { chunkWords: settings.DB_CHUNK_WORDS, overlap: settings.DB_CHUNK_OVERLAP, chunkChars: settings.DB_CHUNK_CHARS },
     );
   } catch (error) {
     if (!(error instanceof DocumentChunkError)) throw error;
@@ -268,7 +333,15 @@ function prepareDocument(
     title: documentTitle({ slug: document.slug, split, ...(document.title === undefined ? {} : { title: document.title }) }),
     sha256: document.sha256,
     ...(split.metaText === undefined ? {} : { metaText: split.metaText }),
-    chunks: chunks.map((chunk) => ({
+    chunks: await analyseChunks(chunks),
+  };
+}
+
+async function analyseChunks(chunks: readonly DocumentChunk[]): Promise<ChunkWrite[]> {
+  const analysed: ChunkWrite[] = [];
+  let slice = performance.now();
+  for (const chunk of chunks) {
+    analysed.push({
       chunk: chunk.chunk,
       ...(chunk.page === undefined ? {} : { page: chunk.page }),
       ...(chunk.pageEnd === undefined ? {} : { pageEnd: chunk.pageEnd }),
@@ -276,6 +349,11 @@ function prepareDocument(
       text: chunk.text,
       body: chunk.body,
       terms: analyze(chunk.text).join(" "),
-    })),
-  };
+    });
+    if (performance.now() - slice > ANALYSIS_SLICE_MS) {
+      await yieldToEventLoop();
+      slice = performance.now();
+    }
+  }
+  return analysed;
 }

@@ -105,11 +105,19 @@ function stemWord(lowercaseWord: string): string {
   return stem;
 }
 
-/** Stem-then-fold for one lowercase word (memoised: the corpus has ~30k distinct words). */
+/** Longest word memoised: a longer one (a run without spaces, a hash) is not a word to meet again. */
+const STEM_CACHE_WORD_CHARS = 64;
+
+/**
+ * Stem-then-fold for one lowercase word (memoised: the corpus has ~30k distinct words; words
+ * longer than STEM_CACHE_WORD_CHARS are not kept, so the memo's size is bounded in characters
+ * as well as in words).
+ */
 export function analyzeWord(lowercaseWord: string): string {
   let term = stemCache.get(lowercaseWord);
   if (term === undefined) {
     term = foldAccents(stemWord(lowercaseWord));
+    if (lowercaseWord.length > STEM_CACHE_WORD_CHARS) return term;
     if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
     stemCache.set(lowercaseWord, term);
   }

@@ -21,7 +21,7 @@ export interface LessonMetadata {
 }
 
 /** Why a document's metadata block was ignored (the document is then read as legacy, body only). */
-export type MetaBlockProblemCode = "meta_block_malformed" | "meta_block_parse_error";
+export type MetaBlockProblemCode = "meta_block_malformed" | "meta_block_parse_error" | "meta_block_too_large";
 
 export interface MetaBlockProblem {
   code: MetaBlockProblemCode;

@@ -9,9 +9,29 @@
  *   (`metaText`, set on the first chunk-0 passage of the source);
  * - only chunks ≥ 1 are selected: the block is attached to the first passage of the source, in
  *   selection order (`lessonHeader`), never repeated on its other passages.
- * A source without a (non-blank) block gets neither field. Pure.
+ * A source without a (non-blank) block gets neither field.
+ *
+ * Bounded. A passage's text is at most {@link MAX_CHUNK_CHARS} characters, its block at most
+ * {@link MAX_META_BLOCK_CHARS}, its title {@link MAX_TITLE_CHARS} and its citation
+ * {@link MAX_CITATION_CHARS}, whatever the index holds (an index built before chunks were
+ * bounded may hold a chunk of millions): what goes to the model, to the browser's `sources`
+ * event and to the conversation's record grows with TOP_K, never with a document. Pure.
  */
 import type { ChunkPlace, DocumentHit } from "../documents/types.js";
+import { MAX_CHUNK_CHARS, MAX_TITLE_CHARS } from "../sources/chunker.js";
+import { MAX_META_BLOCK_CHARS } from "../sources/meta-block.js";
+
+/** Longest citation a passage carries (a title and a path). */
+export const MAX_CITATION_CHARS = 1000;
+
+/** `text` cut to `max` characters, a cut one ending with "…" (never inside a surrogate pair). */
+export function boundedText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
 
 /** The fields of a search hit a passage is made from. */
 export type DocumentPassageSource = Pick<
@@ -50,7 +70,7 @@ export function buildDocumentPassages(hits: readonly DocumentPassageSource[]): D
   for (const hit of hits) {
     if (hit.chunk === 0) withChunkZero.add(hit.sourceId);
     const block = hit.metaText?.trim();
-    if (block && !blocks.has(hit.sourceId)) blocks.set(hit.sourceId, block);
+    if (block && !blocks.has(hit.sourceId)) blocks.set(hit.sourceId, boundedText(block, MAX_META_BLOCK_CHARS));
   }
 
   const placed = new Set<string>();
@@ -59,9 +79,9 @@ export function buildDocumentPassages(hits: readonly DocumentPassageSource[]): D
       number: index + 1,
       sourceId: hit.sourceId,
       chunk: hit.chunk,
-      title: hit.title,
-      citation: hit.citation,
-      text: hit.body,
+      title: boundedText(hit.title, MAX_TITLE_CHARS),
+      citation: boundedText(hit.citation, MAX_CITATION_CHARS),
+      text: boundedText(hit.body, MAX_CHUNK_CHARS),
     };
     if (hit.page !== undefined) passage.page = hit.page;
     if (hit.pageEnd !== undefined) passage.pageEnd = hit.pageEnd;

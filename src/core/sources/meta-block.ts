@@ -17,6 +17,9 @@
 import { foldAccents } from "../analysis/fold.js";
 import type { LessonMetadata, MetaBlockProblemCode, SplitDocument } from "../documents/types.js";
 
+/** Longest metadata block read as one, in characters (a real block holds a few hundred). */
+export const MAX_META_BLOCK_CHARS = 8000;
+
 /** The header, accents folded, upper-cased, whitespace collapsed, without its brackets. */
 const HEADER_TEXT = "CONCEITOS E KEYWORDS DA AULA PARA INDEXACAO LEXICA";
 
@@ -55,13 +58,24 @@ function normalizeName(name: string): string {
     .trim();
 }
 
+/**
+ * Whether a line is too long to be a marker: a marker has at most a few dozen characters
+ * besides its whitespace, and folding a 4-million-character line of a lesson, once per line
+ * scanned, would cost seconds for nothing.
+ */
+function tooLongForMarker(line: string): boolean {
+  return line.length > 256 && line.replace(/\s+/g, "").length > 256;
+}
+
 function isHeaderLine(line: string): boolean {
+  if (tooLongForMarker(line)) return false;
   const folded = foldAccents(line).toUpperCase().replace(/\s+/g, " ").trim();
   const inner = folded.replace(/^\[\s*/, "").replace(/\s*\]$/, "");
   return inner === HEADER_TEXT;
 }
 
 function isEndLine(line: string): boolean {
+  if (tooLongForMarker(line)) return false;
   return END_MARKER.test(foldAccents(line).trim());
 }
 
@@ -149,6 +163,9 @@ function joinValues(previous: string | undefined, value: string): string {
  *   is read as legacy (`body` is the whole content, unchanged).
  * - Markers in place but the block cannot be parsed (empty, no `Name: value` line, text before
  *   the first field): `meta_block_parse_error`, legacy as well.
+ * - A block longer than {@link MAX_META_BLOCK_CHARS}: `meta_block_too_large`, legacy as well
+ *   (the block goes to every prompt that shows one of the lesson's excerpts, so it is bounded;
+ *   its text is then chunked as body, within the chunks' own bound).
  *
  * Tolerated: a leading BOM and blank lines before the header; CRLF/CR line endings; the header
  * with or without brackets, in any case, with or without accents ("INDEXACAO"); the end marker
@@ -203,6 +220,14 @@ export function splitMetaBlock(content: string): SplitDocument {
     return legacy(
       "meta_block_malformed",
       `cabeçalho de metadados repetido (linha ${header + 2 + repeated}) antes do marcador de fim`,
+    );
+  }
+
+  const blockChars = blockLines.reduce((sum, line) => sum + line.length + 1, 0);
+  if (blockChars > MAX_META_BLOCK_CHARS) {
+    return legacy(
+      "meta_block_too_large",
+      `bloco de metadados com ${blockChars.toLocaleString("pt-BR")} caracteres (o limite é ${MAX_META_BLOCK_CHARS.toLocaleString("pt-BR")})`,
     );
   }
 
