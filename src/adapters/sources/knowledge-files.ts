@@ -1,8 +1,8 @@
 /**
  * Reads resources/knowledge/ (written by scripts/build-knowledge.ts; see its README) into core's
- * `KnowledgeIndex`: the lookup keys at once, the records' lines (each parsed when a lookup first
- * returns it), the details (every mention, the topical headings; ≈ 8 MB) only when first asked
- * for. Ordinary Portuguese words are told from names by the project's dictionary stems
+ * `KnowledgeIndex`: the lookup keys at once; the records' files read at once but gunzipped when
+ * a lookup first returns one of their records (each record parsed then); the details (every
+ * mention, the topical headings; ≈ 8 MB) read only when first asked for. Ordinary Portuguese words are told from names by the project's dictionary stems
  * (resources/scope/pt-br-stems.txt.gz), unless the caller hands its own test (the gate's).
  */
 import { readFile } from "node:fs/promises";
@@ -30,12 +30,30 @@ export interface KnowledgeLoadOptions {
   isWord?: (foldedWord: string) => boolean;
 }
 
+const unreadable = (path: string, err: unknown) =>
+  new Error(`não foi possível ler ${path}: ${(err as Error).message}; rode npx tsx scripts/build-knowledge.ts`, { cause: err });
+
 async function gunzipText(path: string): Promise<string> {
+  return gunzipLater(path, await readBytes(path))();
+}
+
+async function readBytes(path: string): Promise<Buffer> {
   try {
-    return gunzipSync(await readFile(path)).toString("utf8");
+    return await readFile(path);
   } catch (err) {
-    throw new Error(`não foi possível ler ${path}: ${(err as Error).message}; rode npx tsx scripts/build-knowledge.ts`, { cause: err });
+    throw unreadable(path, err);
   }
+}
+
+/** The file's text, gunzipped when first asked for (the bytes are read now). */
+function gunzipLater(path: string, bytes: Buffer): () => string {
+  return () => {
+    try {
+      return gunzipSync(bytes).toString("utf8");
+    } catch (err) {
+      throw unreadable(path, err);
+    }
+  };
 }
 
 /** The dictionary's stems as a word test (a word is ordinary when its stem is a dictionary word's); the gate's own test can be passed instead. */
@@ -74,12 +92,14 @@ export function loadKnowledge(options: KnowledgeLoadOptions = {}): Promise<Knowl
 async function readKnowledge(options: KnowledgeLoadOptions): Promise<KnowledgeIndex> {
   const root = findProjectRoot();
   const dir = options.dir ?? join(root, KNOWLEDGE_DIR);
+  // The keys now; the records' files read now and gunzipped when a lookup first returns one of theirs.
+  const later = async (file: string) => gunzipLater(join(dir, file), await readBytes(join(dir, file)));
   const [keys, people, places, events, terms, isWord] = await Promise.all([
     gunzipText(join(dir, KNOWLEDGE_FILES.keys)),
-    gunzipText(join(dir, KNOWLEDGE_FILES.people)),
-    gunzipText(join(dir, KNOWLEDGE_FILES.places)),
-    gunzipText(join(dir, KNOWLEDGE_FILES.events)),
-    gunzipText(join(dir, KNOWLEDGE_FILES.terms)),
+    later(KNOWLEDGE_FILES.people),
+    later(KNOWLEDGE_FILES.places),
+    later(KNOWLEDGE_FILES.events),
+    later(KNOWLEDGE_FILES.terms),
     options.isWord ? Promise.resolve(options.isWord) : dictionaryWords(root),
   ]);
   return KnowledgeIndex.parse({ keys, people, places, events, terms }, { isWord, details: () => gunzipText(join(dir, KNOWLEDGE_FILES.details)) });

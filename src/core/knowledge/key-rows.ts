@@ -4,9 +4,9 @@
  * lemmas: each row names a record by its kind and line (0-based among the file's records).
  *
  *   N  p|l  line  confidence  lowercase  form  fold  key   a Portuguese name the corpus prints, and the share of its uses in lowercase
- *   E  p|l  line  confidence  form  key                 an English name, met by its spelling key only
- *   L  line  weight  lemma  words  stems                a term's Portuguese lemma: its folded content words and their stems
- *   K  line  weight  form  fold                         a term's one-word Portuguese lemma, folded (accents and typos)
+ *   E  p|l  line  confidence  form  key                 an English name, met by its spelling key only (when no Portuguese name has that key)
+ *   L  line  weight  lemma  words  stems                a term's Portuguese lemma: its folded content words and their stems (a one-word
+ *                                                       lemma is also met folded or mistyped: "cremacao")
  *   G  line  weight  form  key                          a term's English word (heading, WordNet synonym), by spelling key
  *   S  line  weight  stem                               a stem the term's verses share (last: parsed when first needed)
  *   V  line  stems  names                               an event's label stems, and those of the names in it
@@ -19,7 +19,7 @@ import { isStopword } from "../analysis/stopwords.js";
 import { NAME_KEY_VERSION, nameKey } from "./name-key.js";
 import { KnowledgeFileError, type EventRecord, type PersonRecord, type PlaceRecord, type TermRecord } from "./records.js";
 
-export const KEY_ROWS_HEADER = `# knowledge keys v2; ${NAME_KEY_VERSION}; analyzer ${ANALYZER_VERSION}`;
+export const KEY_ROWS_HEADER = `# knowledge keys v3; ${NAME_KEY_VERSION}; analyzer ${ANALYZER_VERSION}`;
 
 export interface KnowledgeRecords {
   people: readonly PersonRecord[];
@@ -103,8 +103,9 @@ export function formatKeyRows(records: KnowledgeRecords): string {
         rows.push(["N", kind, line, name.c, name.lc, clean(name.pt), foldName(name.pt), nameKey(name.pt)].join("\t"));
       }
       const best = Math.max(0.5, ...entity.names.map((name) => name.c));
+      const keys = new Set(entity.names.map((name) => nameKey(name.pt)));
       const english = new Set([entity.en.replace(/\s*\(.*\)$/, ""), ...entity.names.map((name) => name.en)]);
-      for (const name of english) if (nameKey(name) !== "") rows.push(["E", kind, line, best, clean(name), nameKey(name)].join("\t"));
+      for (const name of english) if (nameKey(name) !== "" && !keys.has(nameKey(name))) rows.push(["E", kind, line, best, clean(name), nameKey(name)].join("\t"));
     });
   }
   records.terms.forEach((term, line) => {
@@ -114,7 +115,6 @@ export function formatKeyRows(records: KnowledgeRecords): string {
       // A lemma the corpus prints everywhere ("fazer", "dia") tells less of what is asked.
       const specific = Math.round(weight * Math.max(0.5, 1 - 0.15 * Math.log10(Math.max(1, verses / 50))) * 1000) / 1000;
       if (words.length > 0) rows.push(["L", line, specific, clean(lemma), words.map((w) => w.fold).join(" "), words.map((w) => w.stem).join(" ")].join("\t"));
-      if (words.length === 1 && !/\s/.test(lemma.trim())) rows.push(["K", line, weight, clean(lemma), foldName(lemma)].join("\t"));
     }
     const english = new Set([...term.en, ...term.enSyn].map((word) => word.trim()).filter((word) => /^[A-Za-z'’-]+$/.test(word)));
     for (const word of english) if (nameKey(word).length >= 3) rows.push(["G", line, best, clean(word), nameKey(word)].join("\t"));
@@ -157,7 +157,7 @@ export function parseKeyRows(text: string, file: string): KeyRows {
   if (lines[0] !== KEY_ROWS_HEADER) {
     throw new KnowledgeFileError(file, 1, `gerado com outra versão (${lines[0] ?? ""}; esperado ${KEY_ROWS_HEADER}); rode npx tsx scripts/build-knowledge.ts`);
   }
-  const sizes: Readonly<Record<string, number>> = { N: 8, E: 6, L: 6, K: 5, G: 5, S: 4, V: 4 };
+  const sizes: Readonly<Record<string, number>> = { N: 8, E: 6, L: 6, G: 5, S: 4, V: 4 };
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === "") continue;
@@ -173,8 +173,8 @@ export function parseKeyRows(text: string, file: string): KeyRows {
       rows.names.push({ kind: f[1] === "p" ? "person" : "place", line: numberField(f[2], file, n), confidence: numberField(f[3], file, n), lowercase: 0, form: f[4]!, fold: "", key: f[5]!, english: true });
     } else if (type === "L") {
       rows.lemmas.push({ line: numberField(f[1], file, n), weight: numberField(f[2], file, n), lemma: f[3]!, words: wordsField(f[4]), stems: wordsField(f[5]) });
-    } else if (type === "K" || type === "G") {
-      rows.termKeys.push({ line: numberField(f[1], file, n), weight: numberField(f[2], file, n), form: f[3]!, key: f[4]!, english: type === "G" });
+    } else if (type === "G") {
+      rows.termKeys.push({ line: numberField(f[1], file, n), weight: numberField(f[2], file, n), form: f[3]!, key: f[4]!, english: true });
     } else if (type === "S") {
       throw new KnowledgeFileError(file, n, "linha S fora do fim do arquivo");
     } else {

@@ -44,13 +44,16 @@ export interface KnowledgeOptions {
   details?: () => Promise<string>;
 }
 
+/** A file's text, or how to get it the first time it is needed (a record file is read when a lookup first returns one of its records). */
+export type TextSource = string | (() => string);
+
 /** The text of the files of resources/knowledge/ (gunzipped). */
 export interface KnowledgeTexts {
   keys: string;
-  people: string;
-  places: string;
-  events: string;
-  terms: string;
+  people: TextSource;
+  places: TextSource;
+  events: TextSource;
+  terms: TextSource;
 }
 
 /** How a match was made, from the surest. */
@@ -210,15 +213,21 @@ class KeyBuckets {
   }
 }
 
-/** A file's records, each parsed the first time it is needed. */
+/** A file's records: the file read the first time one is needed, each record parsed the first time it is. */
 class LazyRecords<R extends PersonRecord | PlaceRecord | EventRecord | TermRecord> {
   private readonly parsed = new Map<number, R>();
+  private lines$?: readonly string[];
 
   constructor(
     private readonly kind: R["kind"],
     private readonly file: string,
-    readonly lines: readonly string[],
+    private readonly source: TextSource,
   ) {}
+
+  get lines(): readonly string[] {
+    this.lines$ ??= recordLines(typeof this.source === "string" ? this.source : this.source());
+    return this.lines$;
+  }
 
   get(line: number): R {
     let record = this.parsed.get(line);
@@ -252,8 +261,7 @@ export class KnowledgeIndex {
   private readonly salientRows: () => { line: number; weight: number; stem: string }[];
   private readonly eventStems = new Map<string, number[]>();
   private readonly eventRows = new Map<number, { stems: string[]; names: string[] }>();
-  private readonly ids = new Map<string, Entity>();
-  private readonly termIds = new Map<string, number>();
+  private ids$?: { entities: Map<string, Entity>; terms: Map<string, number> };
   private readonly isWord: (foldedWord: string) => boolean;
   private readonly loadDetails?: () => Promise<string>;
   private details$?: Promise<Map<string, { text: string; line: number }>>;
@@ -261,10 +269,10 @@ export class KnowledgeIndex {
   constructor(keys: KeyRows, texts: Omit<KnowledgeTexts, "keys">, options: KnowledgeOptions = {}) {
     this.isWord = options.isWord ?? (() => false);
     this.loadDetails = options.details;
-    this.people = new LazyRecords("person", "people.jsonl", recordLines(texts.people));
-    this.places = new LazyRecords("place", "places.jsonl", recordLines(texts.places));
-    this.events = new LazyRecords("event", "events.jsonl", recordLines(texts.events));
-    this.terms = new LazyRecords("term", "terms.jsonl", recordLines(texts.terms));
+    this.people = new LazyRecords("person", "people.jsonl", texts.people);
+    this.places = new LazyRecords("place", "places.jsonl", texts.places);
+    this.events = new LazyRecords("event", "events.jsonl", texts.events);
+    this.terms = new LazyRecords("term", "terms.jsonl", texts.terms);
     for (const row of keys.names) {
       if (!row.english) push(this.namesByFold, row.fold, row);
       push(this.namesByKey, row.key, row);
@@ -274,26 +282,36 @@ export class KnowledgeIndex {
       if (row.stems.length === 0) continue;
       push(this.lemmas, row.stems[0]!, row);
       push(this.lemmasByWord, row.words[0]!, row);
+      // A one-word lemma is also met folded or mistyped ("cremacao").
+      if (row.words.length === 1 && !/\s/.test(row.lemma.trim())) {
+        const fold = foldName(row.lemma);
+        push(this.termFolds, fold, { line: row.line, weight: row.weight, form: row.lemma, key: fold, english: false });
+        this.termFoldBuckets.add(fold);
+      }
     }
     for (const row of keys.termKeys) {
-      if (row.english) {
-        push(this.termEnglish, row.key, row);
-        this.termEnglishBuckets.add(row.key);
-      } else {
-        push(this.termFolds, row.key, row);
-        this.termFoldBuckets.add(row.key);
-      }
+      push(this.termEnglish, row.key, row);
+      this.termEnglishBuckets.add(row.key);
     }
     this.salientRows = keys.salient;
     for (const row of keys.events) {
       this.eventRows.set(row.line, row);
       for (const stem of row.stems) push(this.eventStems, stem, row.line);
     }
-    // Ids, read from each line's start (the build writes "kind" then "id" first).
-    const idOf = (line: string) => /^\{"kind":"[a-z]+","id":"([^"]+)"/.exec(line)?.[1];
-    this.people.lines.forEach((line, i) => this.ids.set(idOf(line) ?? `?${i}`, { kind: "person", line: i }));
-    this.places.lines.forEach((line, i) => this.ids.set(idOf(line) ?? `?${i}`, { kind: "place", line: i }));
-    this.terms.lines.forEach((line, i) => this.termIds.set(idOf(line) ?? `?${i}`, i));
+  }
+
+  /** Ids to lines, read from each line's start (the build writes "kind" then "id" first), the first time one is asked for. */
+  private idsOf(): { entities: Map<string, Entity>; terms: Map<string, number> } {
+    if (!this.ids$) {
+      const idOf = (line: string) => /^\{"kind":"[a-z]+","id":"([^"]+)"/.exec(line)?.[1];
+      const entities = new Map<string, Entity>();
+      const terms = new Map<string, number>();
+      this.people.lines.forEach((line, i) => entities.set(idOf(line) ?? `?${i}`, { kind: "person", line: i }));
+      this.places.lines.forEach((line, i) => entities.set(idOf(line) ?? `?${i}`, { kind: "place", line: i }));
+      this.terms.lines.forEach((line, i) => terms.set(idOf(line) ?? `?${i}`, i));
+      this.ids$ = { entities, terms };
+    }
+    return this.ids$;
   }
 
   /** The index of the files' text (`keys` is index.tsv). */
@@ -552,14 +570,14 @@ export class KnowledgeIndex {
 
   /** A person or place by id. */
   entity(id: string): PersonRecord | PlaceRecord | undefined {
-    const at = this.ids.get(id);
+    const at = this.idsOf().entities.get(id);
     if (!at) return undefined;
     return at.kind === "person" ? this.people.get(at.line) : this.places.get(at.line);
   }
 
   /** A term by id. */
   termById(id: string): TermRecord | undefined {
-    const line = this.termIds.get(id);
+    const line = this.idsOf().terms.get(id);
     return line === undefined ? undefined : this.terms.get(line);
   }
 
@@ -568,7 +586,7 @@ export class KnowledgeIndex {
     if (!this.loadDetails) return undefined;
     this.details$ ??= this.loadDetails().then(indexDetails);
     const lines = await this.details$;
-    const found = this.ids.has(id) ? lines.get(id) : lines.get(`term:${id}`);
+    const found = this.idsOf().entities.has(id) ? lines.get(id) : lines.get(`term:${id}`);
     if (!found) return undefined;
     const record = parseKnowledgeRecord("detail", found.text, "details.jsonl", found.line) as DetailRecord;
     return { mentions: record.mentions ?? [], verses: record.verses ?? [], headings: record.headings ?? [] };
