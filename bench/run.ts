@@ -12,6 +12,7 @@ import { runCollectionsBench } from "./collections.js";
 import { runChromaBench } from "./chroma.js";
 import { runCitationsBench } from "./citations.js";
 import { runCareBench } from "./care.js";
+import { runKnowledgeBench } from "./knowledge.js";
 
 const sections: [string, () => Promise<unknown>][] = [
   ["parse", runParseBench],
@@ -25,6 +26,8 @@ const sections: [string, () => Promise<unknown>][] = [
   ["citations", () => runCitationsBench()],
   // The reading of a person at risk, on the event loop for every chat message.
   ["care", runCareBench],
+  // Who, what and where (issue 41): the knowledge index's load and a question's lookup.
+  ["knowledge", runKnowledgeBench],
   // The shared store beside SQLite (skipped, with a note, without npm run setup:chroma).
   ["chroma", runChromaBench],
 ];

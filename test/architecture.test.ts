@@ -3,7 +3,7 @@
  * imports nothing outside src/core but npm packages and node:crypto (no adapter, app, http,
  * CLI or config module, no node:fs, node:path, node:stream, node:zlib or other I/O built-in);
  * the pipeline's stage folders (sources → index → retrieval → grounding → chat, on the
- * analysis and the two domain models, then http and the CLI) import only their own stage and
+ * analysis and the three domain models, then http and the CLI) import only their own stage and
  * earlier ones, in every layer; and no module imports itself back through others (no import
  * circle).
  */
@@ -75,6 +75,7 @@ describe("the dependency rules", () => {
       ["analysis", 0],
       ["bible", 1],
       ["documents", 1],
+      ["knowledge", 1],
       ["sources", 2],
       ["index", 3],
       ["retrieval", 4],
