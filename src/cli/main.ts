@@ -14,7 +14,7 @@ import { retrievalQuery } from "../core/retrieval/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadFailures, printReloadSummary, printSearchResults } from "./format.js";
+import { printCareNotice, printSnapshotNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadFailures, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
@@ -85,6 +85,7 @@ withExamples(
       console.log(
         `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
       );
+      if (summary.snapshot) console.log(`retrato do índice salvo (${(summary.snapshot.bytes / 2 ** 20).toFixed(1)} MB em ${summary.snapshot.ms} ms): as buscas começam sem reconstruir o motor`);
     }
     printIndexErrors(summary);
     if (summary.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
@@ -103,8 +104,9 @@ async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnTy
   try {
     const built = await ensureIndex(settings, store);
     if (built && built.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
-    const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
-    return await work(engine);
+    const loaded = await loadEngine(store, settings, await loadRetrievalAids({ store, snapshot: "save" }), { snapshot: "save" });
+    printSnapshotNotice(loaded.snapshot);
+    return await work(loaded.engine);
   } finally {
     await store.close();
   }

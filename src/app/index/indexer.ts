@@ -28,6 +28,11 @@ export interface IndexOptions {
   signal?: AbortSignal;
   /** How long the indexing lock of a shared store lasts without renewal (renewed every third of it). */
   lockTtlMs?: number;
+  /**
+   * Runs once the index is written, before "done" (and before a shared store's lock is
+   * released): the caller saves the engine's snapshot there. Its outcome goes in the summary.
+   */
+  onIndexed?: () => Promise<IndexSummary["snapshot"]>;
 }
 
 export interface SourceSummary {
@@ -49,6 +54,8 @@ export interface IndexSummary {
   /** The key its vectors are stored under. */
   denseModel: string | null;
   errors: { file: string; code: string; message: string }[];
+  /** The engine's snapshot saved after indexing (`onIndexed`): its size and time; undefined when the one stored was current or none was asked for. */
+  snapshot?: { bytes: number; ms: number } | undefined;
   ms: number;
 }
 
@@ -184,6 +191,9 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   summary.denseModel = dense.model ?? null;
   summary.vectorsComputed = dense.vectorsComputed;
   if (dense.changed) await bumpGeneration(store);
+  options.signal?.throwIfAborted();
+  const snapshot = await options.onIndexed?.();
+  if (snapshot) summary.snapshot = snapshot;
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
   summary.ms = Math.round(performance.now() - started);
   return summary;
