@@ -22,6 +22,8 @@ export interface IndexJob {
   /** The store to index into (the worker opens its own connection or client). */
   store: StoreConfig;
   lockTtlMs?: number;
+  /** Save the snapshots once the index is written (SNAPSHOTS). */
+  snapshots?: boolean;
 }
 
 export type WorkerMessage =
@@ -42,7 +44,7 @@ async function run(job: IndexJob): Promise<void> {
       dense: parseDenseChoice(job.embeddingModel),
       lockTtlMs: job.lockTtlMs,
       onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
-      onIndexed: () => snapshotAfterIndexing(opened),
+      ...(job.snapshots === false ? {} : { onIndexed: () => snapshotAfterIndexing(opened) }),
     });
     parentPort?.postMessage({ type: "done", summary } satisfies WorkerMessage);
   } catch (error) {

@@ -162,6 +162,7 @@ export class SearchService {
 
   /** While this process indexes, the index changes under the load: the engine is built, and the indexer saves the snapshot at its end. */
   private snapshotMode(): LoadOptions["snapshot"] {
+    if (!this.settings.SNAPSHOTS) return "ignore";
     return this.worker ? "build" : "save";
   }
 
@@ -219,6 +220,7 @@ export class SearchService {
       embeddingModel: this.settings.EMBEDDING_MODEL,
       store: storeConfig(this.settings),
       lockTtlMs: this.settings.INDEX_LOCK_TTL_MS,
+      snapshots: this.settings.SNAPSHOTS,
     };
     const worker = startAppWorker("index-worker", { workerData: job, stderr: true });
     this.worker = worker;

@@ -23,7 +23,7 @@ export async function runIndexing(settings: Settings, store: UnitStore): Promise
       batchSize: settings.INDEX_BATCH_SIZE,
       dense: parseDenseChoice(settings.EMBEDDING_MODEL),
       lockTtlMs: settings.INDEX_LOCK_TTL_MS,
-      onIndexed: () => snapshotAfterIndexing(store),
+      ...(settings.SNAPSHOTS ? { onIndexed: () => snapshotAfterIndexing(store) } : {}),
       onProgress: (p) => {
         progress.update(p);
         if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);

@@ -104,7 +104,8 @@ async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnTy
   try {
     const built = await ensureIndex(settings, store);
     if (built && built.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
-    const loaded = await loadEngine(store, settings, await loadRetrievalAids({ store, snapshot: "save" }), { snapshot: "save" });
+    const aids = await loadRetrievalAids(settings.SNAPSHOTS ? { store, snapshot: "save" } : {});
+    const loaded = await loadEngine(store, settings, aids, { snapshot: settings.SNAPSHOTS ? "save" : "ignore" });
     printSnapshotNotice(loaded.snapshot);
     return await work(loaded.engine);
   } finally {

@@ -29,6 +29,8 @@ export const SLOT_SPAN = 2 ** 32;
 export const PLACEHOLDER = [1];
 export const PAGE = 5000;
 const MODEL_PART_CHARS = 1 << 20;
+/** Bytes of a snapshot per piece: 1 MiB of base64, as the model's pieces. */
+const SNAPSHOT_PIECE_BYTES = (MODEL_PART_CHARS / 4) * 3;
 /** Pieces of a snapshot per request (16 MiB of base64). */
 const SNAPSHOT_PIECES_PER_REQUEST = 16;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -283,16 +285,16 @@ export abstract class ChromaSpace {
    */
   async saveSnapshot(name: string, key: string, data: Uint8Array): Promise<void> {
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    const text = bytes.toString("base64");
     const id = `${name}:${createHash("sha256").update(key).update(String(Date.now())).update(String(Math.random())).digest("hex").slice(0, 16)}`;
-    const pieces = Math.ceil(text.length / MODEL_PART_CHARS);
+    // Each piece is the base64 of its own bytes (a multiple of 3: pieces join into the one base64), so no string holds the whole snapshot.
+    const pieces = Math.ceil(bytes.length / SNAPSHOT_PIECE_BYTES);
     const before = await this.snapshotHeader(name);
     for (let from = 0; from < pieces; from += SNAPSHOT_PIECES_PER_REQUEST) {
       const numbers = Array.from({ length: Math.min(SNAPSHOT_PIECES_PER_REQUEST, pieces - from) }, (_, i) => from + i);
       await this.write(this.snapshotName, "gravar o retrato do índice", "upsert", {
         ids: numbers.map((n) => `snapshot-part:${id}:${n}`),
         embeddings: numbers.map(() => PLACEHOLDER),
-        metadatas: numbers.map((n) => ({ kind: "snapshot-part", snapshot: id, part: n, data: text.slice(n * MODEL_PART_CHARS, (n + 1) * MODEL_PART_CHARS) })),
+        metadatas: numbers.map((n) => ({ kind: "snapshot-part", snapshot: id, part: n, data: bytes.toString("base64", n * SNAPSHOT_PIECE_BYTES, (n + 1) * SNAPSHOT_PIECE_BYTES) })),
       });
     }
     await this.write(this.snapshotName, "gravar o retrato do índice", "upsert", {
@@ -317,19 +319,24 @@ export abstract class ChromaSpace {
   async loadSnapshot(name: string): Promise<StoredSnapshot | undefined> {
     const header = await this.snapshotHeader(name);
     if (!header) return undefined;
-    const text: string[] = [];
+    if (!(Number.isSafeInteger(header.bytes) && header.bytes >= 0 && header.parts === Math.ceil(header.bytes / SNAPSHOT_PIECE_BYTES))) {
+      return { key: header.key, damaged: "cabeçalho inválido" };
+    }
+    // Decoded piece by piece into one buffer: no string ever holds the whole snapshot.
+    const data = Buffer.allocUnsafe(header.bytes);
     for (let from = 0; from < header.parts; from += SNAPSHOT_PIECES_PER_REQUEST) {
       const ids = Array.from({ length: Math.min(SNAPSHOT_PIECES_PER_REQUEST, header.parts - from) }, (_, i) => `snapshot-part:${header.snapshot}:${from + i}`);
       const got = await this.on(this.snapshotName, "ler o retrato do índice", (c) => c.get({ ids, include: ["metadatas"] }));
       const byId = new Map(got.ids.map((partId, i) => [partId, got.metadatas[i]?.data]));
-      for (const partId of ids) {
+      for (const [i, partId] of ids.entries()) {
         const piece = byId.get(partId);
         if (typeof piece !== "string") return { key: header.key, damaged: "faltam partes (outra réplica o substituiu durante a leitura?)" };
-        text.push(piece);
+        const at = (from + i) * SNAPSHOT_PIECE_BYTES;
+        const expected = Math.min(SNAPSHOT_PIECE_BYTES, header.bytes - at);
+        if (data.write(piece, at, expected, "base64") !== expected) return { key: header.key, damaged: "uma parte tem o tamanho errado" };
       }
     }
-    const data = Buffer.from(text.join(""), "base64");
-    if (data.length !== header.bytes || crc32(data) !== header.crc32) return { key: header.key, damaged: "a soma de verificação não confere" };
+    if (crc32(data) !== header.crc32) return { key: header.key, damaged: "a soma de verificação não confere" };
     return { key: header.key, data };
   }
 

@@ -28,7 +28,7 @@ const storeOpened = openStore(settings);
 /** The aids, read when the first engine load asks (with its snapshot mode: the first worker may save the aids' snapshot too). */
 let aidsLoading: Promise<RetrievalAids> | undefined;
 const aidsLoaded = (snapshot: LoadOptions["snapshot"] = "build") =>
-  (aidsLoading ??= storeOpened.then((store) => loadRetrievalAids({ store, snapshot: snapshot === "save" ? "save" : "build" })));
+  (aidsLoading ??= storeOpened.then((store) => loadRetrievalAids(snapshot === "ignore" ? {} : { store, snapshot: snapshot === "save" ? "save" : "build" })));
 let engine: SearchEngine | undefined;
 let versification: Versification = new Map();
 /** The citation checks of the answers streaming through this worker, by session. */

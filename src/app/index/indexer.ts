@@ -190,10 +190,11 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   summary.embedder = dense.embedder?.id ?? null;
   summary.denseModel = dense.model ?? null;
   summary.vectorsComputed = dense.vectorsComputed;
-  if (dense.changed) await bumpGeneration(store);
   options.signal?.throwIfAborted();
+  // The snapshot before the generation: replicas that reload on the bump read it instead of building.
   const snapshot = await options.onIndexed?.();
   if (snapshot) summary.snapshot = snapshot;
+  if (dense.changed || snapshot) await bumpGeneration(store);
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
   summary.ms = Math.round(performance.now() - started);
   return summary;

@@ -17,6 +17,8 @@ import { CROSS_REFERENCES_FILE } from "../../adapters/sources/cross-references-f
 import { lexiconOf, readLexiconFiles, type LexiconTexts } from "../../adapters/sources/lexicon-files.js";
 import { Lexicon } from "../../core/analysis/lexicon.js";
 import type { UnitStore } from "../../adapters/index/store.js";
+import { unlessIndexing } from "../index/index-lock.js";
+import { DEFAULT_LOCK_TTL_MS } from "../index/indexer.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import { CrossReferenceIndex, parseCrossReferences } from "../../core/bible/cross-references.js";
 import { SnapshotError, SnapshotReader, SnapshotWriter } from "../../core/index/snapshot.js";
@@ -171,8 +173,11 @@ export async function loadSnapshotAids(store: UnitStore, mode: "save" | "build")
   const aids = fromFiles(files);
   if (mode !== "save") return { aids, use: { state: "rebuilt", reason, saved: false } };
   try {
-    await store.saveSnapshot(AIDS_SNAPSHOT, key, encode(aids, key));
-    return { aids, use: { state: "rebuilt", reason, saved: true } };
+    // On a shared store, under the indexing lock (several replicas starting at once save it once).
+    const saved = await unlessIndexing(store, DEFAULT_LOCK_TTL_MS, async () => {
+      await store.saveSnapshot(AIDS_SNAPSHOT, key, encode(aids, key));
+    });
+    return { aids, use: { state: "rebuilt", reason, saved } };
   } catch {
     return { aids, use: { state: "rebuilt", reason, saved: false } };
   }

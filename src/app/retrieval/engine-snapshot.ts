@@ -7,12 +7,13 @@
  * The key digests what the snapshot was built from, read from the store itself: the
  * snapshot's version, the analyzer (the code's and the index's), every source with its hash,
  * status and count, the number of units, the context window, the dense side's manifest and
- * its vector count, and a shared store's generation. Any indexing that changes what the search
- * would build changes one of them, so a stale snapshot is never read as current.
+ * its vector count. Any indexing that changes what the search would build changes one of them,
+ * so a stale snapshot is never read as current. (Not a shared store's generation: the indexer
+ * bumps it after saving the snapshot, so that replicas reload from it.)
  */
 import { createHash } from "node:crypto";
 import { loadIndexedVerses, type IndexedVerse } from "../../adapters/index/bible-units.js";
-import { GENERATION_KEY, type UnitStore } from "../../adapters/index/store.js";
+import type { UnitStore } from "../../adapters/index/store.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import { SnapshotError } from "../../core/index/snapshot.js";
 import type { EngineVerse } from "../../core/retrieval/engine.js";
@@ -35,7 +36,6 @@ const MANIFEST_KEYS = [
   "lsa_fingerprint",
   "corpus_fingerprint",
   "embedder",
-  GENERATION_KEY,
 ];
 
 /** What the store holds now, as the snapshot's key. */

@@ -6,7 +6,11 @@ import type { Settings } from "../../config/settings.js";
 import type { HybridSearchSettings } from "../../core/retrieval/fusion.js";
 import { loadDenseSide, parseDenseChoice, resolveDenseServing } from "../index/dense.js";
 import type { EngineSnapshot } from "../../core/retrieval/engine-snapshot.js";
-import { engineVerses, readEngineSnapshot, saveEngineSnapshot } from "./engine-snapshot.js";
+import { SnapshotError } from "../../core/index/snapshot.js";
+import type { UnitSearchPrebuilt } from "../../core/retrieval/unit-search.js";
+import { engineVerses, readEngineSnapshot, saveEngineSnapshot, type SnapshotRead } from "./engine-snapshot.js";
+import { unlessIndexing } from "../index/index-lock.js";
+import { DEFAULT_LOCK_TTL_MS } from "../index/indexer.js";
 import { BIBLE_DENSE_SERVING } from "../index/bible-dense.js";
 
 export interface LoadedEngine {
@@ -63,31 +67,37 @@ export async function loadEngine(
   const mode = options.snapshot ?? "build";
   const searchSettings: SearchSettings = { ...DEFAULT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings), ...extra.searchSettings };
   if (mode === "ignore") return { ...(await buildEngine(store, settings, extra, searchSettings)), snapshot: { state: "rebuilt", reason: "retrato ignorado", saved: false, ms: elapsed(started) } };
-  let read = await readEngineSnapshot(store);
+  let read: { snapshot: EngineSnapshot } | { reason: string } = await readEngineSnapshot(store);
+  if ("snapshot" in read) {
+    const loaded = await fromSnapshot(store, settings, extra, searchSettings, read.snapshot);
+    if ("engine" in loaded) return { ...loaded, snapshot: { state: "loaded", ms: elapsed(started) } };
+    read = loaded;
+  }
+  let reason = read.reason;
   let saved = false;
-  if ("reason" in read && mode === "save" && (await store.unitCount()) > 0) {
-    let reason = read.reason;
+  if (mode === "save" && (await store.unitCount()) > 0) {
     try {
-      await saveEngineSnapshot(store);
-      saved = true;
-      read = await readEngineSnapshot(store);
+      saved = await saveUnlessIndexing(store);
+      if (!saved) reason = `${reason}; outra réplica está indexando e salvará o retrato`;
+      const again: SnapshotRead = saved ? await readEngineSnapshot(store) : { reason };
+      const loaded = "snapshot" in again ? await fromSnapshot(store, settings, extra, searchSettings, again.snapshot) : again;
+      if ("engine" in loaded) return { ...loaded, snapshot: { state: "rebuilt", reason, saved, ms: elapsed(started) } };
     } catch (error) {
       // A store that cannot be written (a read-only file, a lock held long) still serves: built as before snapshots.
       if (error instanceof StoreError && error.code === "store_unavailable") throw error;
       reason = `${reason}; não foi possível salvar um novo (${error instanceof Error ? error.message : String(error)})`;
     }
-    if ("snapshot" in read) {
-      const loaded = await fromSnapshot(store, settings, extra, searchSettings, read.snapshot);
-      if (loaded) return { ...loaded, snapshot: { state: "rebuilt", reason, saved, ms: elapsed(started) } };
-    }
-    return { ...(await buildEngine(store, settings, extra, searchSettings)), snapshot: { state: "rebuilt", reason, saved, ms: elapsed(started) } };
   }
-  if ("snapshot" in read) {
-    const loaded = await fromSnapshot(store, settings, extra, searchSettings, read.snapshot);
-    if (loaded) return { ...loaded, snapshot: { state: "loaded", ms: elapsed(started) } };
-    read = { reason: "o retrato do índice não tem os vetores do modelo denso configurado" };
-  }
-  return { ...(await buildEngine(store, settings, extra, searchSettings)), snapshot: { state: "rebuilt", reason: read.reason, saved, ms: elapsed(started) } };
+  return { ...(await buildEngine(store, settings, extra, searchSettings)), snapshot: { state: "rebuilt", reason, saved, ms: elapsed(started) } };
+}
+
+/**
+ * Saves a new snapshot of the store. A shared store (Chroma) is written under the indexing
+ * lock, as the indexer writes it: while another replica indexes, nothing is saved (it saves
+ * its own at its end) and false is said.
+ */
+function saveUnlessIndexing(store: UnitStore): Promise<boolean> {
+  return unlessIndexing(store, DEFAULT_LOCK_TTL_MS, async () => void (await saveEngineSnapshot(store)));
 }
 
 function elapsed(started: number): number {
@@ -96,8 +106,14 @@ function elapsed(started: number): number {
 
 type Dependencies = Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories">;
 
-/** The engine from a current snapshot; undefined when the snapshot lacks the vectors the configured dense side needs (another model's dimensions). */
-async function fromSnapshot(store: UnitStore, settings: Settings, extra: Dependencies, searchSettings: SearchSettings, snapshot: EngineSnapshot): Promise<Omit<LoadedEngine, "snapshot"> | undefined> {
+/** The engine from a current snapshot, or why not: its structures do not hold together, or it lacks the vectors the configured dense side needs (another model's dimensions). */
+async function fromSnapshot(
+  store: UnitStore,
+  settings: Settings,
+  extra: Dependencies,
+  searchSettings: SearchSettings,
+  snapshot: EngineSnapshot,
+): Promise<Omit<LoadedEngine, "snapshot"> | { reason: string }> {
   const serving = await resolveDenseServing(store, BIBLE_DENSE_SERVING, parseDenseChoice(settings.EMBEDDING_MODEL));
   let matrix: Float32Array | undefined;
   let reason = "reason" in serving ? serving.reason : undefined;
@@ -108,7 +124,14 @@ async function fromSnapshot(store: UnitStore, settings: Settings, extra: Depende
       if (snapshot.verses.length > 0) reason = BIBLE_DENSE_SERVING.staleReason;
       else matrix = new Float32Array(0);
     } else if (dense.model === serving.model && dense.dimensions === serving.embedder.dimensions) matrix = dense.matrix;
-    else return undefined;
+    else return { reason: "o retrato do índice não tem os vetores do modelo denso configurado" };
+  }
+  let prebuilt: UnitSearchPrebuilt;
+  try {
+    prebuilt = snapshot.prebuilt(searchSettings);
+  } catch (error) {
+    if (error instanceof SnapshotError) return { reason: `o retrato do índice não pôde ser lido (${error.message})` };
+    throw error;
   }
   const embedder = "embedder" in serving && reason === undefined ? serving.embedder : undefined;
   const { verses } = snapshot;
@@ -119,7 +142,7 @@ async function fromSnapshot(store: UnitStore, settings: Settings, extra: Depende
       embedder,
       denseUnavailableReason: reason,
       primarySource: verses.some((verse) => verse.source === PRIMARY_SOURCE) ? PRIMARY_SOURCE : verses[0]?.source,
-      prebuilt: snapshot.prebuilt(searchSettings),
+      prebuilt,
       ...extra,
     },
     searchSettings,

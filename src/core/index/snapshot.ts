@@ -165,6 +165,18 @@ export class SnapshotReader {
     return this.entries.has(name);
   }
 
+  /** Every part's name, in the order written. */
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** A part as written (a copy of a typed part, a string part decoded), whatever its type. */
+  part(name: string): Part {
+    const entry = this.entries.get(name);
+    if (!entry) throw new SnapshotError(`snapshot part missing: ${name}`);
+    return entry.type === "str" ? this.string(name) : this.typed(name, entry.type);
+  }
+
   private entry(name: string, type: TypeName): PartEntry {
     const entry = this.entries.get(name);
     if (!entry) throw new SnapshotError(`snapshot part missing: ${name}`);
