@@ -158,16 +158,20 @@ export type AidsSnapshotUse = { state: "loaded" } | { state: "rebuilt"; reason: 
 export async function loadSnapshotAids(store: UnitStore, mode: "save" | "build"): Promise<{ aids: SnapshotAids; use: AidsSnapshotUse }> {
   const files = await readAidFiles();
   const key = aidsKey(files);
-  const stored = await store.loadSnapshot(AIDS_SNAPSHOT);
+  // The key first: a stale snapshot's bytes are never read.
+  const storedKey = await store.snapshotKey(AIDS_SNAPSHOT);
   let reason = "não há retrato dos recursos salvo";
-  if (stored && "damaged" in stored) reason = `o retrato dos recursos está danificado (${stored.damaged})`;
-  else if (stored && stored.key !== key) reason = "o retrato dos recursos é de outra versão dos recursos";
-  else if (stored) {
-    try {
-      return { aids: decode(stored.data, key, files), use: { state: "loaded" } };
-    } catch (error) {
-      if (!(error instanceof SnapshotError)) throw error;
-      reason = `o retrato dos recursos não pôde ser lido (${error.message})`;
+  if (storedKey !== undefined && storedKey !== key) reason = "o retrato dos recursos é de outra versão dos recursos";
+  else if (storedKey !== undefined) {
+    const stored = await store.loadSnapshot(AIDS_SNAPSHOT);
+    if (stored && "damaged" in stored) reason = `o retrato dos recursos está danificado (${stored.damaged})`;
+    else if (stored) {
+      try {
+        return { aids: decode(stored.data, key, files), use: { state: "loaded" } };
+      } catch (error) {
+        if (!(error instanceof SnapshotError)) throw error;
+        reason = `o retrato dos recursos não pôde ser lido (${error.message})`;
+      }
     }
   }
   const aids = fromFiles(files);

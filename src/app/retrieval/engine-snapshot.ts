@@ -119,7 +119,11 @@ export type SnapshotRead = { snapshot: EngineSnapshot } | { reason: string };
 
 /** The stored snapshot when it is the store's current one and reads whole; otherwise why not (Portuguese). */
 export async function readEngineSnapshot(store: UnitStore): Promise<SnapshotRead> {
-  const [stored, current] = [await store.loadSnapshot(ENGINE_SNAPSHOT), await engineSnapshotKey(store)];
+  // The keys first: a stale snapshot's bytes are never read.
+  const [storedKey, current] = [await store.snapshotKey(ENGINE_SNAPSHOT), await engineSnapshotKey(store)];
+  if (storedKey === undefined) return { reason: "não há retrato do índice salvo" };
+  if (storedKey !== current) return { reason: "o retrato do índice é de uma versão anterior do índice" };
+  const stored = await store.loadSnapshot(ENGINE_SNAPSHOT);
   if (!stored) return { reason: "não há retrato do índice salvo" };
   if ("damaged" in stored) return { reason: `o retrato do índice está danificado (${stored.damaged})` };
   if (stored.key !== current) return { reason: "o retrato do índice é de uma versão anterior do índice" };
