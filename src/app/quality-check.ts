@@ -8,9 +8,9 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { crisisOf } from "../core/grounding/crisis.js";
+import { crisisOf } from "../core/reading/crisis.js";
 import { parseEvalFile } from "../core/retrieval/eval.js";
-import { retrievalQuery } from "../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../core/reading/follow-up.js";
 import type { SearchEngine } from "../core/retrieval/engine.js";
 import { parseJsonLines } from "../core/sources/jsonl.js";
 import {

@@ -10,7 +10,7 @@ import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrieval/eval.js";
-import { retrievalQuery } from "../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../core/reading/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";

@@ -5,7 +5,7 @@ import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
 import { chatServer } from "./helpers";
 
-/** The notice as the server sends it for a person at risk (src/core/grounding/crisis.ts). */
+/** The notice as the server sends it for a person at risk (src/core/reading/crisis.ts). */
 const NOTICE = {
   kind: "self_harm",
   title: "Você não precisa enfrentar isso só",

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
-import type { CrisisKind } from "../../core/grounding/crisis.js";
+import type { CrisisKind } from "../../core/reading/crisis.js";
 
 /**
  * The offline default provider: no model, no network. It answers extractively from the
@@ -27,7 +27,7 @@ const NUMBER_WORDS: Record<number, string> = { 2: "duas", 3: "três", 4: "quatro
 /** Lead-ins for the quoted passages, in order: the answer reads as prose, not as a list. */
 const LEAD_INS = ["O texto mais direto diz", "Também está escrito", "Em outro lugar, lemos", "E ainda"] as const;
 
-/** To a person at risk (core/grounding/crisis.ts): no echo of the message, no "your question"; the notice with the numbers comes before. */
+/** To a person at risk (core/reading/crisis.ts): no echo of the message, no "your question"; the notice with the numbers comes before. */
 const CARE_OPENINGS: Readonly<Record<CrisisKind, string>> = {
   self_harm: "Sinto muito que você esteja passando por isso. A sua vida tem valor, e você não precisa carregar esse peso sem ajuda.",
   violence: "Sinto muito pelo que você está passando. Você não tem culpa, e a sua segurança vem primeiro.",

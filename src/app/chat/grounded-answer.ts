@@ -8,10 +8,10 @@ import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm
 import { isLlmError } from "../../core/chat/llm.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
-import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
-import { retrievalQuery } from "../../core/retrieval/follow-up.js";
+import { smallTalkOf, type SmallTalk } from "../../core/reading/small-talk.js";
+import { retrievalQuery } from "../../core/reading/follow-up.js";
 import { smallTalkReply } from "../../core/chat/small-talk.js";
-import { careNotice, crisisOf, type CareNotice, type CrisisKind } from "../../core/grounding/crisis.js";
+import { careNotice, crisisOf, type CareNotice, type CrisisKind } from "../../core/reading/crisis.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
@@ -116,7 +116,7 @@ export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
  * the model's checked stream. A search worker that died with the question: the Portuguese
  * `search_failed` error event.
  *
- * A person at risk (core/grounding/crisis.ts), in the message or in the question a follow-up leans
+ * A person at risk (core/reading/crisis.ts), in the message or in the question a follow-up leans
  * on, gets the `care` notice, with the numbers to call, right after the sources and before any
  * text, whatever follows; `done` names its kind.
  */

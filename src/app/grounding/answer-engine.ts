@@ -6,9 +6,9 @@ import { buildChatPrompt, type ChatPrompt, type ChatTurn } from "../../core/grou
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import type { EngineVerse, SearchEngine } from "../../core/retrieval/engine.js";
 import type { StreamCitationCheck } from "../../core/grounding/stream-check.js";
-import { retrievalQuery } from "../../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../../core/reading/follow-up.js";
 import { carePassagesQuery } from "../../core/grounding/care-passages.js";
-import type { CrisisKind } from "../../core/grounding/crisis.js";
+import type { CrisisKind } from "../../core/reading/crisis.js";
 
 /**
  * What an answer needs from retrieval before the model is called, as plain data (it crosses
@@ -23,7 +23,7 @@ export interface PrepareOptions {
   topK: number;
   contextWindow: number;
   /**
-   * A person at risk who speaks of themselves (core/grounding/crisis.ts): the answer is built over
+   * A person at risk who speaks of themselves (core/reading/crisis.ts): the answer is built over
    * that crisis' chosen passages of consolation, resolved by reference, instead of a search of
    * the message's words.
    */
@@ -96,7 +96,7 @@ export interface AnswerEngine {
 /**
  * Retrieval and prompt building for one question: search (with the out-of-scope gate; the
  * question without the small talk around it, a follow-up with the question it follows:
- * core/retrieval/follow-up.ts), the passages with their context windows, the prompt. The same function runs in a search worker
+ * core/reading/follow-up.ts), the passages with their context windows, the prompt. The same function runs in a search worker
  * and in process, so both give byte-identical answers.
  */
 export async function prepareAnswer(engine: SearchEngine, question: string, history: readonly ChatTurn[], options: PrepareOptions): Promise<PreparedAnswer> {

@@ -79,7 +79,7 @@ export const OFF_TOPIC_GUIDANCE =
 
 /**
  * A person at risk, in every collection's prompt (the chat also shows them the numbers to call
- * itself, before the model's text: core/grounding/crisis.ts).
+ * itself, before the model's text: core/reading/crisis.ts).
  */
 export const SAFETY_RULE = "Se alguém mencionar risco à própria vida, acolha com carinho, sem julgamento nem sermão, e recomende buscar ajuda imediata: o CVV (ligue 188, gratuito, 24 horas) ou o SAMU (192), além de um pastor ou de alguém de confiança. Se alguém estiver sofrendo violência ou ameaça, diga que a pessoa não tem culpa e recomende a Polícia Militar (190) em perigo imediato e a Central de Atendimento à Mulher (180); violência contra crianças e idosos pode ser denunciada no Disque 100.";
 

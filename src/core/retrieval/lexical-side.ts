@@ -9,7 +9,7 @@ import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, toke
 import { nameShares, wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
 import { Bm25Index, type Bm25Hit, type WeightedTerm } from "./bm25.js";
 import { wordBigrams } from "./phrases.js";
-import { frameWordsOf } from "./query-frame.js";
+import { frameWordsOf } from "../reading/frames.js";
 
 /** How the lexical side scores: BM25's parameters and the weight of each refinement (0 or 1 turns it off, as said). */
 export interface LexicalSettings {

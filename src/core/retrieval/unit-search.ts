@@ -17,7 +17,7 @@ import { applyKeywordOnlyQuota, DENSE, LEXICAL, type HybridSearchSettings } from
 import { reciprocalRankFusion, RRF_K, type RankedList } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
 import { LexicalSide, type LexicalScore, type LexicalSettings, type LexicalUnit, type QueryExpander } from "./lexical-side.js";
-import { withoutFrameWords } from "./query-frame.js";
+import { withoutFrameWords } from "../reading/frames.js";
 import { rerankEntry, TRACE_DEPTH, type DenseHit, type FirstFusion, type FusedUnit, type LexicalHit, type Trace } from "./stages/stage.js";
 
 /** The hybrid search's settings and its lexical side's (phrases, exact words, expansions…). */

@@ -7,7 +7,7 @@
  * hit. The reading is `query-frame.ts`'s; this table is the one place its outcome is turned
  * into weights. Pure.
  */
-import { asksForGuidance, isSituation, recallsStory, speaksOfSelf, themeOf } from "../query-frame.js";
+import { asksForGuidance, isSituation, recallsStory, speaksOfSelf, themeOf } from "../../reading/frames.js";
 
 export type ProfileId = "theme" | "situation" | "guidance" | "self" | "own-story" | "story" | "plain";
 

@@ -7,7 +7,7 @@
  */
 import { analyze, foldAccents, splitWords } from "../../analysis/index.js";
 import { derivationalRoot } from "../lexical-side.js";
-import { pointsAtText, speaksInFirstPerson, storyTerms } from "../query-frame.js";
+import { pointsAtText, speaksInFirstPerson, storyTerms } from "../../reading/frames.js";
 import { stretchMasses, stretchScratch, type StretchScratch } from "../stretches.js";
 import { topicVerses, type TopicalIndex, type TopicSelection } from "../topical-index.js";
 import type { Candidate, CandidateList, CandidateSource, FirstFusion, LexicalHit } from "./stage.js";

@@ -21,7 +21,7 @@
 import { foldAccents } from "../analysis/fold.js";
 import { stemPortuguese } from "../analysis/stem.js";
 import { CHAT_SHORTHAND } from "../analysis/shorthand.js";
-import { predict } from "../retrieval/scope/logistic.js";
+import { predict } from "./logistic.js";
 import { CRISIS_MODELS, type CrisisModels } from "./crisis-model.js";
 
 export type { CrisisModels };
