@@ -1,5 +1,6 @@
 import { analyze, foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
+import { withinVerseBounds } from "../bible/bounds.js";
 import type { ContextText, Verse } from "../types.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
@@ -292,6 +293,8 @@ export class SearchEngine {
   ) {
     this.hybrid = new UnitSearch(verses, VERSE_SHAPE, vectorMatrix, deps, settings);
     verses.forEach((verse) => {
+      // A chapter beyond the bounds would size the array (app/retrieval/load-engine leaves such verses out).
+      if (!withinVerseBounds(verse)) return;
       let books = this.versification.get(verse.source);
       if (!books) this.versification.set(verse.source, (books = new Map()));
       let chapters = books.get(verse.book);
