@@ -344,13 +344,19 @@ describe("bounds (issue 43): every number and size refused where it enters, with
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
-  it("refuses a verse, a title, the file's verse text, the nesting, a pending construct and the file past their limits", async () => {
+  it("refuses a verse, a title, a book code, the file's verse text, the nesting, a pending construct and the file past their limits", async () => {
     const parse = (text: string, limits: Parameters<typeof parseUsfx>[1]["limits"]) => failure(collect(parseUsfx(chunks(text), { source: "grande.xml", limits })));
     const longVerse = await parse(withLine3(`<v id="1"/>${"palavra ".repeat(20)}`), { verseChars: 100 });
     expectError(longVerse, "too_large", "grande.xml");
     expect(longVerse.message).toContain("o versículo JON 1:1 passa de 100 caracteres");
-    const longTitle = await parse(`<usfx><book id="JON"><h>${"J".repeat(200)}</h></book></usfx>`, { verseChars: 100 });
+    const longTitle = await parse(`<usfx><book id="JON"><h>${"J".repeat(200)}</h></book></usfx>`, { titleChars: 100 });
     expect(longTitle.message).toContain("um título de livro passa de 100 caracteres");
+    const code = await parse(`<usfx><book id="${"J".repeat(2_000)}"></book></usfx>`, {});
+    expect(code.code).toBe("not_usfx");
+    expect(code.message).toBe('grande.xml:1:2018: USFX inválido: código de livro "JJJJJJJJJJJJJJJJJJJJ…" longo demais (no máximo 16 caracteres)');
+    const message = await parse(`<usfx><${"n".repeat(5_000)}></usfx>`, {});
+    expect(message.code).toBe("xml_malformed");
+    expect(message.message.length).toBeLessThan(400);
     const text = await parse(withLine3(`<v id="1"/>${"a".repeat(60)}<v id="2"/>${"b".repeat(60)}`), { textChars: 100 });
     expect(text.message).toContain("mais de 100 caracteres de texto de versículos no arquivo");
     const deep = await parse(withLine3(`${"<q>".repeat(40)}`), { depth: 32 });

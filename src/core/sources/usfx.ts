@@ -54,11 +54,13 @@
  * time by its numbers (issue 43): a chapter outside 1..`MAX_CHAPTER` (`chapter_out_of_range`),
  * a verse or a bridge's end above `MAX_VERSE` (`verse_out_of_range`), a bridge spanning more
  * than `MAX_BRIDGE_VERSES` (`bridge_too_long`; the three from core/bible/bounds.ts), more
- * than `USFX_LIMITS.versesPerFile` verse records (`too_many_verses`), and `too_large` for one
- * verse's or book title's text, the file's verse text, elements open at once, what the XML
- * parser holds between two completed constructs (a text run, a tag with its attributes, a
- * comment) and the file's characters after gunzip. Strings are fed to the XML parser in
- * pieces of 64 K characters, so a limit is never overshot by more than one piece.
+ * than `USFX_LIMITS.versesPerFile` verse records (`too_many_verses`), a book code longer than
+ * 16 characters (`not_usfx`: it is copied into every verse), and `too_large` for one verse's
+ * text, a book's title, the file's verse text, elements open at once, what the XML parser
+ * holds between two completed constructs (a text run, a tag with its attributes, a comment)
+ * and the file's characters after gunzip (`USFX_LIMITS`). Strings are fed to the XML parser in
+ * pieces of 64 K characters, so a limit is never overshot by more than one piece; what an
+ * error message echoes from the file is cut at 300 characters.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { MAX_BRIDGE_VERSES, MAX_CHAPTER, MAX_VERSE } from "../bible/bounds.js";
@@ -87,8 +89,10 @@ export type UsfxErrorCode =
 export interface UsfxLimits {
   /** Verse records (`<v>`) per file. */
   versesPerFile: number;
-  /** Characters of one verse's text as read (layout whitespace included), and of a book's `<h>` or `<toc>`. */
+  /** Characters of one verse's text as read (layout whitespace included). */
   verseChars: number;
+  /** Characters of a book's `<h>` or `<toc>` as read (its name, copied into every verse of the book). */
+  titleChars: number;
   /** Characters of verse text per file, as read. */
   textChars: number;
   /** Elements open at once. */
@@ -105,11 +109,15 @@ export interface UsfxLimits {
 export const USFX_LIMITS: Readonly<UsfxLimits> = Object.freeze({
   versesPerFile: 100_000,
   verseChars: 50_000,
+  titleChars: 500,
   textChars: 20_000_000,
   depth: 256,
   pendingChars: 1_000_000,
   fileChars: 100_000_000,
 });
+
+/** The longest detail an error message carries (what the file itself put in it is cut there). */
+const MAX_DETAIL = 300;
 
 /** Error raised by the USFX reader; its message is user-facing (Portuguese). */
 export class UsfxError extends Error {
@@ -132,7 +140,8 @@ export class UsfxError extends Error {
     options?: { cause?: unknown },
   ) {
     const where = position ? `${file}:${position.line}:${position.column}` : file;
-    super(`${where}: ${detail}`, options);
+    // A name or value echoed from the file (an element's name, a book's code) is bounded only by the parser's limits.
+    super(`${where}: ${detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail}`, options);
     this.name = "UsfxError";
     this.code = code;
     this.file = file;
@@ -312,6 +321,9 @@ function count(n: number): string {
   return n.toLocaleString("pt-BR");
 }
 
+/** The longest book code accepted (USFM's are 3 characters: GEN, JON, FRT). */
+const MAX_BOOK_CODE = 16;
+
 /** Strings longer than this are handed to the XML parser in pieces, so the limits are checked between them. */
 const WRITE_PIECE = 64 * 1024;
 
@@ -424,6 +436,13 @@ export async function* parseUsfx(
   }
 
   /** Marks in the open verse a block boundary (SOFT) or the place of removed content (GAP). */
+  /** A book's code (3 characters in USFM; copied into every verse of the book), refused when it is longer than any. */
+  function bookCode(id: string | undefined): string {
+    const code = id?.trim() ?? "";
+    if (code.length > MAX_BOOK_CODE) fail("not_usfx", `USFX inválido: código de livro ${quoted(code)} longo demais (no máximo ${MAX_BOOK_CODE} caracteres)`);
+    return code;
+  }
+
   function pushMark(mark: typeof SOFT | typeof GAP): void {
     if (current && skipDepth === 0) current.pieces.push(mark);
   }
@@ -462,7 +481,7 @@ export async function* parseUsfx(
       case "book": {
         finishBook();
         booksSeen++;
-        book = { code: attr(tag, "id")?.trim() ?? "", chapter: 0, chapters: 0, verses: [] };
+        book = { code: bookCode(attr(tag, "id")), chapter: 0, chapters: 0, verses: [] };
         break;
       }
       case "c": {
@@ -511,7 +530,7 @@ export async function* parseUsfx(
         break;
       }
       case "id":
-        if (book && book.code === "") book.code = attr(tag, "id")?.trim() ?? "";
+        if (book && book.code === "") book.code = bookCode(attr(tag, "id"));
         break;
       default:
         break;
@@ -554,8 +573,8 @@ export async function* parseUsfx(
       if (skipDepth === capture.skipLevel) {
         capture.pieces.push(text);
         capture.chars += text.length;
-        if (capture.chars > limits.verseChars) {
-          fail("too_large", `USFX grande demais: um título de livro passa de ${count(limits.verseChars)} caracteres`);
+        if (capture.chars > limits.titleChars) {
+          fail("too_large", `USFX grande demais: um título de livro passa de ${count(limits.titleChars)} caracteres`);
         }
       }
     } else if (current && skipDepth === 0) {
