@@ -341,9 +341,12 @@ withExamples(
   const settings = loadSettings();
   const parsed = parseReference(reference);
   if (!parsed.ok) throw new InputError(parsed.message);
-  const verses = lookupVerses(parsed.references, await readPrimaryVerses(settings));
+  const read = await readPrimaryVerses(settings);
+  const verses = lookupVerses(parsed.references, read.verses);
   if (options.json) console.log(printableJson(verses));
   else for (const verse of verses) console.log(`${verse.reference}  ${printable(verse.text)}`);
+  // A changed corpus file could not be read: answered from the index's copy, and exit 1.
+  if (read.failed) process.exitCode = EXIT_INPUT_FAILED;
 });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

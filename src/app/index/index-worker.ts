@@ -7,7 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openIndexStore, type StoreConfig } from "../../adapters/index/open.js";
 import { StoreError, type StoreErrorCode } from "../../adapters/index/store.js";
-import { indexCorpus, type IndexProgress, type IndexSummary } from "./indexer.js";
+import { indexCorpus, type IndexError, type IndexProgress, type IndexSummary } from "./indexer.js";
 import { parseDenseChoice } from "./dense.js";
 
 export interface IndexJob {
@@ -19,6 +19,8 @@ export interface IndexJob {
   /** The store to index into (the worker opens its own connection or client). */
   store: StoreConfig;
   lockTtlMs?: number;
+  /** Files that failed before: not parsed again while their content is the same (`IndexOptions.knownFailures`). */
+  knownFailures?: IndexError[];
 }
 
 export type WorkerMessage =
@@ -37,6 +39,7 @@ async function run(job: IndexJob): Promise<void> {
       batchSize: job.batchSize,
       dense: parseDenseChoice(job.embeddingModel),
       lockTtlMs: job.lockTtlMs,
+      knownFailures: job.knownFailures,
       onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
     });
     parentPort?.postMessage({ type: "done", summary } satisfies WorkerMessage);

@@ -1,5 +1,6 @@
 import type { UnitStore } from "../../adapters/index/store.js";
 import { loadIndexedVerses } from "../../adapters/index/bible-units.js";
+import { withinVerseBounds } from "../../core/bible/bounds.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type EngineVerse, type SearchSettings } from "../../core/retrieval/engine.js";
 import type { Settings } from "../../config/settings.js";
@@ -33,14 +34,16 @@ export function retrievalSettingsFrom(
 /**
  * Builds the search engine from the store: verses and their persisted terms (the BM25
  * index is rebuilt from them, so it exists whenever the verses do) and the vectors of the
- * embedder the index was built with.
+ * embedder the index was built with. A stored verse whose numbers are beyond the bounds
+ * (core/bible/bounds.ts; only an index built before the USFX parser refused such files can
+ * hold one) is left out, so no array is ever sized by it.
  */
 export async function loadEngine(
   store: UnitStore,
   settings: Settings,
   extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
-  const stored = await loadIndexedVerses(store);
+  const stored = (await loadIndexedVerses(store)).filter(withinVerseBounds);
   // One string per distinct term: split() makes a copy of each occurrence (≈ 10 MB a worker).
   const interned = new Map<string, string>();
   const intern = (term: string) => interned.get(term) ?? (interned.set(term, term), term);

@@ -1,5 +1,6 @@
 import { SHORT_STEM_RULE } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
+import { withinVerseBounds } from "../bible/bounds.js";
 import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
@@ -145,6 +146,8 @@ export class SearchEngine {
   ) {
     this.hybrid = new UnitSearch(verses, VERSE_SHAPE, vectorMatrix, deps, settings);
     verses.forEach((verse) => {
+      // A chapter beyond the bounds would size the array (app/retrieval/load-engine leaves such verses out).
+      if (!withinVerseBounds(verse)) return;
       let books = this.versification.get(verse.source);
       if (!books) this.versification.set(verse.source, (books = new Map()));
       let chapters = books.get(verse.book);

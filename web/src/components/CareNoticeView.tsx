@@ -1,7 +1,7 @@
 import type { CareNotice } from "../lib/api";
 
 /**
- * Who to call, above the answer, when the server found the writer at risk (src/core/grounding/crisis.ts):
+ * Who to call, above the answer, when the server found the writer at risk (src/core/reading/crisis.ts):
  * each number a `tel:` link, so one tap on a phone calls it.
  */
 export function CareNoticeView({ notice }: { notice: CareNotice }) {
