@@ -6,6 +6,7 @@
  */
 import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm.js";
 import { isLlmError } from "../../core/chat/llm.js";
+import { readableExcerpt, readableTitle } from "../../core/documents/citation.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
@@ -191,11 +192,17 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
   }
 }
 
+/** A document excerpt as the reader sees it: its lesson's title and text, without index markup (the citation is unchanged). */
+function readableSource(source: AnySourceJson): AnySourceJson {
+  if (!("kind" in source)) return source;
+  return { ...source, title: readableTitle(source, source.text), text: readableExcerpt(source.text) };
+}
+
 type SourcesData = Extract<ChatEvent, { event: "sources" }>["data"];
 
 /** The `sources` event's data: `collection` for a document collection, `scope` with the gate's decision to show. */
 function sourcesData(conversationId: string, sources: AnySourceJson[], collection?: string, scope?: ScopeDecision): SourcesData {
-  const data: SourcesData = { conversationId, sources };
+  const data: SourcesData = { conversationId, sources: sources.map(readableSource) };
   if (collection !== undefined) data.collection = collection;
   if (scope) data.scope = scopeJson(scope);
   return data;
