@@ -13,6 +13,11 @@ describe("readableExcerpt", () => {
     expect(readableExcerpt(`${HEADER}\nDisciplina: Teologia\nKeywords: a, b\n\n# A Aula\n\nCorpo.`)).toBe("# A Aula\n\nCorpo.");
   });
 
+  it("without an end marker or heading marks, drops the block up to where its title starts the body", () => {
+    const text = `${HEADER} Disciplina: Teologia Título: A Inspiração das Escrituras Keywords: inspiração, cânon A Inspiração das Escrituras Quando dizemos…`;
+    expect(readableExcerpt(text)).toBe("A Inspiração das Escrituras Quando dizemos…");
+  });
+
   it("leaves any other text as it is", () => {
     expect(readableExcerpt("# A Trindade ## Introdução A palavra [Trindade]")).toBe("# A Trindade ## Introdução A palavra [Trindade]");
     expect(readableExcerpt("Veja [nota] no fim.")).toBe("Veja [nota] no fim.");

@@ -176,7 +176,9 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
 
   const check = plan.check();
   try {
-    for await (const delta of provider.stream({ ...plan.request, ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
+    // The offline stub's passages as the reader sees them too (no index metadata block to quote).
+    const passages = plan.request.passages?.map((passage) => ({ ...passage, text: readableExcerpt(passage.text) }));
+    for await (const delta of provider.stream({ ...plan.request, ...(passages ? { passages } : {}), ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
       const text = await check.push(delta);
       if (text !== "") yield { event: "token", data: { text } };
     }

@@ -37,6 +37,8 @@ export function documentKey(sourceId: string, chunk: number): string {
 const INDEX_HEADER = /^\s*\[[^\]\n]{0,80}INDEXA[ÇC][ÃA]O[^\]\n]{0,40}\]\s*/iu;
 const INDEX_END = /={3,}\s*FIM\s+DOS\s+METADADOS\s*={3,}\s*/iu;
 const FIRST_HEADING = /(^|\s)#{1,6}\s/u;
+/** A block's `Título:` field, up to the next field name, heading or end marker. */
+const TITLE_FIELD = /(?:^|\s)T[íi]tulo(?: da aula)?\s*:\s*(.+?)(?=\s+(?:\p{L}+|Palavras[- ]chaves?|Conceitos[- ]chave|Objetivos da aula):|\s+#|\s*={3,}|$)/u;
 
 /**
  * An excerpt as a reader sees it: without the index metadata block a lesson may start with
@@ -51,7 +53,11 @@ export function readableExcerpt(text: string): string {
   const end = INDEX_END.exec(rest);
   if (end) return rest.slice(end.index + end[0].length).trimStart();
   const heading = FIRST_HEADING.exec(rest);
-  return heading ? rest.slice(heading.index).trimStart() : rest;
+  if (heading) return rest.slice(heading.index).trimStart();
+  // Heading marks already dropped: the body starts where the block's title comes again.
+  const field = TITLE_FIELD.exec(rest);
+  const again = field?.[1] ? rest.indexOf(field[1].trim(), field.index + field[0].length) : -1;
+  return again === -1 ? rest : rest.slice(again);
 }
 
 function fold(text: string): string {
@@ -72,7 +78,7 @@ export function readableTitle(place: Pick<ChunkPlace, "title" | "sourceId">, tex
   const header = INDEX_HEADER.exec(text);
   if (header) {
     const block = text.slice(header[0].length);
-    const field = /(?:^|\s)T[íi]tulo(?: da aula)?\s*:\s*(.+?)(?=\s+(?:\p{L}+|Palavras[- ]chaves?|Conceitos[- ]chave|Objetivos da aula):|\s+#|\s*={3,}|$)/u.exec(block);
+    const field = TITLE_FIELD.exec(block);
     if (field?.[1]) return field[1].trim();
   }
   const slug = fold(base).split(/[-_\s]+/u).filter((word) => word !== "");
