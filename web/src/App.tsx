@@ -122,10 +122,8 @@ export function App() {
       text,
       undo: () => {
         restore(before);
-        if (choiceBefore !== choice) {
-          setChoice(choiceBefore);
-          saveCollectionChoice(choiceBefore);
-        }
+        setChoice(choiceBefore);
+        saveCollectionChoice(choiceBefore);
         setUndoable(null);
         setActiveQuestion(null);
         input.current?.focus();
@@ -308,7 +306,7 @@ export function App() {
             onSend={() => ask(draft)}
             onStop={stop}
             streaming={streaming}
-            placeholder={current ? `Pergunte à coleção “${current.name}”…` : undefined}
+            placeholder={current ? "Pergunte à coleção…" : undefined}
             tools={collections && collections.length > 0 ? <CollectionPicker collections={collections} value={collection} onChange={chooseCollection} /> : undefined}
           />
         </div>

@@ -12,7 +12,7 @@ const SHOW_COUNTER_FROM = 3500;
 export const Composer = forwardRef<
   HTMLTextAreaElement,
   { value: string; onChange(value: string): void; onSend(): void; onStop(): void; streaming: boolean; placeholder?: string; tools?: ReactNode }
->(function Composer({ value, onChange, onSend, onStop, streaming, placeholder = "Escreva sua pergunta…", tools }, ref) {
+>(function Composer({ value, onChange, onSend, onStop, streaming, placeholder = "Sua pergunta…", tools }, ref) {
   const length = value.trim().length;
   const tooLong = length > MAX_QUESTION_CHARS;
   const submit = (event: FormEvent) => {
