@@ -168,7 +168,9 @@ describe.each(SIZES)("compact numbered sources (%s)", (device, viewport) => {
 
 describe.each(SIZES)("the reading view (%s)", (device, viewport) => {
   it("opens a verse in its chapter, goes to the chapters around it, copies it with the translation's name and shares a link to it", async () => {
-    const { context, page } = await openApp(browser, server.url, { viewport });
+    // The phone reads in the dark theme.
+    const dark = device === "phone";
+    const { context, page } = await openApp(browser, server.url, { viewport, colorScheme: dark ? "dark" : "light" });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     try {
       await ask(page, "João 3:16");
@@ -185,7 +187,7 @@ describe.each(SIZES)("the reading view (%s)", (device, viewport) => {
       expect(mark.y).toBeGreaterThan(0);
       expect(mark.y + mark.height).toBeLessThan(viewport.height);
       expect(await uncovered(page, "[role=dialog] mark")).toBe(true);
-      await screenshot(page, `${device}-46-05-reading-view`);
+      await screenshot(page, `${device}-46-05-reading-view${dark ? "-dark" : ""}`);
 
       await dialog.getByRole("button", { name: "Copiar" }).click();
       await dialog.getByRole("status").getByText(/Passagem copiada/u).waitFor();
@@ -203,7 +205,7 @@ describe.each(SIZES)("the reading view (%s)", (device, viewport) => {
       expect(await next.locator("mark").count()).toBe(0);
       await next.getByRole("navigation", { name: "Capítulos" }).getByRole("button", { name: /João 3/u }).click();
       await page.getByRole("dialog", { name: "João 3" }).getByText(/Nicodemos/u).first().waitFor();
-      await screenshot(page, `${device}-46-06-reading-previous-chapter`);
+      await screenshot(page, `${device}-46-06-reading-previous-chapter${dark ? "-dark" : ""}`);
       await page.keyboard.press("Escape");
       expect(await page.getByRole("dialog").count()).toBe(0);
 

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { App, ATTRIBUTION } from "../../web/src/App";
-import { STORAGE_KEY } from "../../web/src/lib/storage";
+import { LEGACY_STORAGE_KEY, STORAGE_KEY } from "../../web/src/lib/storage";
 import { chatServer, JOHN_3_16, json, mockApi, READY_STATUS, ROMANS_8_28 } from "./helpers";
 
 /** A mocked server whose chat answers are driven by the test, one stream per request. */
@@ -215,6 +215,35 @@ describe("the chat", () => {
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Conversas" }));
     await user.click(screen.getByRole("button", { name: "Desfazer" }));
     await waitFor(() => expect(stored().saved).toHaveLength(1));
+  });
+
+  it("opens the conversation an earlier version saved, and sends back only the id the server issued", async () => {
+    localStorage.setItem(
+      LEGACY_STORAGE_KEY,
+      JSON.stringify({
+        conversationId: "conv-antiga",
+        messages: [
+          { id: "p-1", role: "user", content: "Salmos 23" },
+          { id: "r-1", role: "assistant", question: "Salmos 23", content: "O SENHOR é meu pastor.", sources: [], citations: [], status: "streaming" },
+        ],
+      }),
+    );
+    const { streams, bodies } = chatServer();
+    const user = userEvent.setup();
+    render(<App />);
+    expect(answers()[0]!.textContent).toContain("O SENHOR é meu pastor.");
+    // It was streaming when the page closed: it shows as stopped.
+    expect(screen.getByText("Resposta interrompida.")).toBeTruthy();
+    await user.type(box(), "e o versículo 4?{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({ conversationId: "conv-antiga" });
+    await waitFor(() => expect(localStorage.getItem(LEGACY_STORAGE_KEY)).toBeNull());
+    // A sources event without an id keeps the one the conversation has; nothing is made up.
+    streams[0]!.send("sources", { sources: [] });
+    streams[0]!.send("done", { citations: [], kind: "explain_passage", anything: { else: 1 } });
+    streams[0]!.end();
+    await waitFor(() => expect(idle()).toBe(true));
+    expect(stored().current.conversationId).toBe("conv-antiga");
   });
 
   it("shows the Bíblia Livre attribution", async () => {
