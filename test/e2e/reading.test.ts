@@ -146,7 +146,7 @@ describe.each(SIZES)("compact numbered sources (%s)", (device, viewport) => {
       await answer.getByText(/Versículos consultados \(\d+\)/u).click();
       for (let i = 0; i < count; i += 1) {
         const chip = chips.nth(i);
-        const number = ((await chip.locator(".chip-n").textContent()) ?? "").trim();
+        const number = (await chip.getAttribute("data-n")) ?? "";
         const reference = ((await chip.getAttribute("aria-label")) ?? "").replace(/^Abrir /u, "");
         const source = answer.locator(`.sources-list > li[data-n="${number}"]`);
         expect(await source.locator(".source-ref").textContent()).toBe(reference);

@@ -114,8 +114,9 @@ describe("the collection selector", () => {
     await waitFor(() => expect(idle()).toBe(true));
     const answer = answers()[0]!;
     // The chip reads as the lesson's title, with the number of its excerpt among the sources.
-    const chip = within(answer).getByRole("button", { name: "Ver o trecho citado: A Trindade (fonte 1)" });
-    expect(chip.textContent).toBe("A Trindade1");
+    const chip = within(answer).getByRole("button", { name: "Ver o trecho citado: A Trindade, fonte 1" });
+    expect(chip.textContent).toBe("A Trindade");
+    expect(chip.getAttribute("data-n")).toBe("1");
     expect(within(answer).getByText("Trechos consultados (1)")).toBeTruthy();
     expect(within(answer).getAllByRole("listitem")[0]!.getAttribute("data-cited")).toBe("true");
 
@@ -222,9 +223,13 @@ describe("document citation chips", () => {
     const answer = screen.getByTestId("answer");
     const chips = answer.querySelectorAll(".doc-chip");
     // By title and page, with the excerpt's number; never the file path.
-    expect([...chips].map((chip) => chip.textContent)).toEqual(["A Trindade1", "Apostila de Hermenêutica, pp. 12–132", "A Trindade1"]);
+    expect([...chips].map((chip) => [chip.textContent, chip.getAttribute("data-n")])).toEqual([
+      ["A Trindade", "1"],
+      ["Apostila de Hermenêutica, pp. 12–13", "2"],
+      ["A Trindade", "1"],
+    ]);
     expect(answer.textContent).not.toContain(".md");
-    expect(screen.getAllByRole("button", { name: "Ver o trecho citado: A Trindade (fonte 1)" })).toHaveLength(2);
+    expect(screen.getAllByRole("button", { name: "Ver o trecho citado: A Trindade, fonte 1" })).toHaveLength(2);
     // The brackets go, the punctuation after the chip stays with it.
     expect(answer.textContent).not.toContain("[");
     expect(chips[0]!.parentElement!.className).toBe("nowrap");
@@ -258,7 +263,7 @@ describe("document citation chips", () => {
     streams[0]!.send("token", { text: `Três pessoas [${TRINDADE_CITATION}].` });
     streams[0]!.send("done", { citations: [TRINDADE_CITATION] });
     streams[0]!.end();
-    const chip = await screen.findByRole("button", { name: "Ver o trecho citado: A Trindade (fonte 2)" });
+    const chip = await screen.findByRole("button", { name: "Ver o trecho citado: A Trindade, fonte 2" });
     await user.click(chip);
     const item = document.activeElement as HTMLElement;
     expect(item.getAttribute("data-citation")).toBe(TRINDADE_CITATION);

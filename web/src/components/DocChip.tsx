@@ -12,17 +12,14 @@ export function DocChip({ citation, source, number }: { citation: string; source
     <button
       type="button"
       className="doc-chip"
-      aria-label={`Ver o trecho citado: ${label}${number === undefined ? "" : ` (fonte ${number})`}`}
+      aria-label={`Ver o trecho citado: ${label}${number === undefined ? "" : `, fonte ${number}`}`}
       title={`Fonte${number === undefined ? "" : ` ${number}`}: ${label}`}
       data-citation={citation}
+      // Drawn by the stylesheet (::after), so the visible text stays the label the name carries.
+      data-n={number}
       onClick={(event) => showSource(event.currentTarget, citation)}
     >
       {label}
-      {number !== undefined && (
-        <span className="chip-n" aria-hidden="true">
-          {number}
-        </span>
-      )}
     </button>
   );
 }

@@ -66,14 +66,11 @@ export function RefChip({ text, query, numbers = [], checked = false }: { text: 
       aria-label={`Abrir ${query}`}
       title={shown === "" ? `Ler ${query}` : `Ler ${query} · fonte ${shown}`}
       data-checked={checked ? "true" : "false"}
+      // Drawn by the stylesheet (::after), so the visible text stays the reference the name carries.
+      data-n={shown === "" ? undefined : shown}
       onClick={() => open(query)}
     >
       {text}
-      {shown !== "" && (
-        <span className="chip-n" aria-hidden="true">
-          {shown}
-        </span>
-      )}
     </button>
   );
 }
