@@ -275,7 +275,13 @@ describe("the question box while an answer streams", () => {
       await answerLongerThan(page, 40);
       expect(await box.isDisabled()).toBe(false);
       expect(await page.evaluate("document.activeElement.id")).toBe("pergunta");
+      await scrollSettled(page);
+      const before = await rect(page, ".exchange.active .message.user");
       await box.pressSequentially("e a ansiedade?");
+      // Typing does not move the page: the question stays at the top, its answer below it.
+      const after = await rect(page, ".exchange.active .message.user");
+      expect(Math.abs(after.top - before.top)).toBeLessThan(4);
+      expect(after.top).toBeGreaterThanOrEqual(0);
       await box.press("Enter");
       // Not sent while the answer streams: it stays in the box.
       expect(await box.inputValue()).toBe("e a ansiedade?");
