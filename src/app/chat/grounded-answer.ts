@@ -6,6 +6,7 @@
  */
 import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm.js";
 import { isLlmError } from "../../core/chat/llm.js";
+import { readableExcerpt, readableTitle } from "../../core/documents/citation.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { smallTalkOf, type SmallTalk } from "../../core/reading/small-talk.js";
@@ -175,7 +176,9 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
 
   const check = plan.check();
   try {
-    for await (const delta of provider.stream({ ...plan.request, ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
+    // The offline stub's passages as the reader sees them too (no index metadata block to quote).
+    const passages = plan.request.passages?.map((passage) => ({ ...passage, text: readableExcerpt(passage.text) }));
+    for await (const delta of provider.stream({ ...plan.request, ...(passages ? { passages } : {}), ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
       const text = await check.push(delta);
       if (text !== "") yield { event: "token", data: { text } };
     }
@@ -191,11 +194,17 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
   }
 }
 
+/** A document excerpt as the reader sees it: its lesson's title and text, without index markup (the citation is unchanged). */
+function readableSource(source: AnySourceJson): AnySourceJson {
+  if (!("kind" in source)) return source;
+  return { ...source, title: readableTitle(source, source.text), text: readableExcerpt(source.text) };
+}
+
 type SourcesData = Extract<ChatEvent, { event: "sources" }>["data"];
 
 /** The `sources` event's data: `collection` for a document collection, `scope` with the gate's decision to show. */
 function sourcesData(conversationId: string, sources: AnySourceJson[], collection?: string, scope?: ScopeDecision): SourcesData {
-  const data: SourcesData = { conversationId, sources };
+  const data: SourcesData = { conversationId, sources: sources.map(readableSource) };
   if (collection !== undefined) data.collection = collection;
   if (scope) data.scope = scopeJson(scope);
   return data;
