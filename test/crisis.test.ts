@@ -193,7 +193,7 @@ describe("a person at risk through /api/chat", () => {
         .join("");
       expect(text).not.toContain("tenho vontade de me matar");
       expect(text).toContain("(Salmos 34:18)");
-      expect(events.at(-1)).toEqual({ event: "done", data: { citations: expect.arrayContaining(["Salmos 34:18"]) as unknown, care: "self_harm" } });
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: expect.arrayContaining(["Salmos 34:18"]) as unknown, kind: "question", care: "self_harm" } });
       const metrics = await (await fetch(`${server.url}/api/metrics`)).text();
       expect(metrics).toContain('pastor_care_notices_total{kind="self_harm"} 1');
     });
@@ -211,7 +211,7 @@ describe("a person at risk through /api/chat", () => {
       expect(request.care).toBe("violence");
       expect(request.question).toBe("meu marido me bate e ameaçou me matar");
       expect(request.passages!.map((passage) => passage.reference)).toEqual(CARE_PASSAGES.violence);
-      expect(events.at(-1)).toEqual({ event: "done", data: { citations: ["Salmos 9:9"], care: "violence" } });
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: ["Salmos 9:9"], kind: "question", care: "violence" } });
     });
   });
 

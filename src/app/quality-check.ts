@@ -76,7 +76,13 @@ async function retrievalSet(engine: SearchEngine, text: string, set: RegisteredS
     const history = query.previous === undefined ? [] : [{ role: "user" as const, content: query.previous }];
     const response = await engine.search(retrievalQuery(query.query, history), { k: 10 });
     const ranked = response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`);
-    outcomes.push({ ranked, refused: response.scope?.inScope === false });
+    const quotation = response.reading?.quotation;
+    outcomes.push({
+      ranked,
+      refused: response.scope?.inScope === false,
+      ...(response.reading ? { kind: response.reading.kind } : {}),
+      ...(quotation ? { verdict: { verdict: quotation.verdict, verses: quotation.verses } } : {}),
+    });
     const scope = response.scope ? `${response.scope.inScope}:${response.scope.outOfScopeProbability.toFixed(8)}` : "";
     hash.update(`${query.query}\n${response.results.map((r) => `${r.ref} ${r.score.toFixed(8)} ${r.via.join(",")}`).join(";")}\n${scope}\n`);
   }

@@ -222,6 +222,7 @@ function toSearchJson(response: SearchResponse) {
     mode: response.mode,
     notices: response.notices,
     references: response.references,
+    reading: response.reading,
     scope: response.scope,
     explain: response.explain,
     results: response.results.map((r) => ({

@@ -67,6 +67,7 @@ function chatBodySchema(settings: Settings) {
       .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "conversationId deve ter de 1 a 64 letras, números, _ ou -" })
       .optional(),
     collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).max(200, { error: "o campo \"collection\" é longo demais" }).optional(),
+    explain: z.boolean({ error: "o campo \"explain\" deve ser verdadeiro ou falso" }).optional(),
   });
 }
 
@@ -257,7 +258,7 @@ export function createApp(deps: AppDependencies): Hono {
     const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
     let planner: AnswerPlanner;
     const controller = new AbortController();
-    const input: ChatInput = { message, history, conversationId, signal: controller.signal };
+    const input: ChatInput = { message, history, conversationId, signal: controller.signal, ...(parsed.data.explain === true ? { explain: true } : {}) };
     if (isBibleCollection(collection)) {
       // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
       const storeProblem = service.storeProblem;

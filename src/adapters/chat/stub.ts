@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
 import type { CrisisKind } from "../../core/reading/crisis.js";
+import { shapedAnswer } from "../../core/chat/answer-kinds.js";
 
 /**
  * The offline default provider: no model, no network. It answers extractively from the
@@ -55,10 +56,15 @@ export function createStubProvider(options: StubProviderOptions = {}): LlmProvid
 }
 
 /** The whole answer the stub streams for a request (exported for tests and previews). */
-export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care" | "doubtful">): string {
+export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care" | "doubtful" | "shape">): string {
   const passages = (request.passages ?? [])
     .map((passage) => ({ reference: passage.reference.trim(), text: normalizeSpace(passage.text) }))
     .filter((passage) => passage.reference !== "" && passage.text !== "");
+  // A kind of message with its own honest answer (about the assistant, a saying checked, a passage
+  // explained or quoted, a study prepared, a person, place, term or practice): its own voice,
+  // unless the writer is at risk (care speaks first) or the gate doubted the question.
+  const shaped = request.shape && !request.care && !request.doubtful ? shapedAnswer(request.shape, passages) : undefined;
+  if (shaped !== undefined) return shaped;
   if (passages.length === 0) return STUB_NOTHING_FOUND;
 
   const quoted = passages.slice(0, MAX_QUOTED);

@@ -14,6 +14,8 @@ import { retrievalQuery } from "../../core/reading/follow-up.js";
 import { smallTalkReply } from "../../core/chat/small-talk.js";
 import { careNotice, crisisOf, type CareNotice, type CrisisKind } from "../../core/reading/crisis.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
+import { answerKindOf, type AnswerShape } from "../../core/grounding/answer-shape.js";
+import type { TraceEntry } from "../../core/retrieval/stages/stage.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
 export interface SourceJson {
@@ -63,10 +65,10 @@ function scopeJson(scope: ScopeDecision): ScopeJson {
 }
 
 export type ChatEvent =
-  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
+  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson; explain?: TraceEntry[] } }
   | { event: "care"; data: CareNotice }
   | { event: "token"; data: { text: string } }
-  | { event: "done"; data: { citations: string[]; refusal?: Refusal; smallTalk?: SmallTalk; care?: CrisisKind } }
+  | { event: "done"; data: { citations: string[]; kind: AnswerKind; refusal?: Refusal; smallTalk?: SmallTalk; care?: CrisisKind } }
   | { event: "error"; data: { code: string; message: string } };
 
 export interface ChatInput {
@@ -82,7 +84,17 @@ export interface ChatInput {
    * the provider is told).
    */
   care?: CrisisKind;
+  /** Send the search's explain trace with the sources (`pastor search --explain`'s entries). */
+  explain?: boolean;
 }
+
+/**
+ * The kind of answer the `done` event names: small talk, a refusal (out of scope, no evidence),
+ * or the kind of message answered (`core/grounding/answer-shape.ts`: about the assistant, a
+ * saying checked, a passage explained or quoted, a study prepared, a person, place, event,
+ * term or practice), else `question`.
+ */
+export type AnswerKind = "small_talk" | "out_of_scope" | "no_evidence" | ReturnType<typeof answerKindOf>;
 
 /** Errors that are not the provider's get one stable code and a plain message. */
 export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
@@ -94,6 +106,10 @@ export interface GroundedPlan {
   sources: AnySourceJson[];
   /** The gate kept the question with a doubt (ScopeDecision.doubtful): sent with the sources. */
   doubt?: ScopeDecision;
+  /** The kind of message and what retrieval found for it (the stub's voice, the `done` event's kind). */
+  shape?: AnswerShape;
+  /** The search's explain trace, when asked for. */
+  explain?: TraceEntry[];
   /** The fixed reply when nothing was retrieved (the model is not called). */
   noEvidenceMessage: string;
   /** The request for the model (without the signal, which comes from the input). */
@@ -125,7 +141,7 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
   const talk = smallTalkOf(input.message);
   if (talk) {
     const sources = sourcesData(input.conversationId, [], input.collection);
-    yield* fixedAnswer(sources, smallTalkReply(talk, input.collection), { smallTalk: talk });
+    yield* fixedAnswer(sources, smallTalkReply(talk, input.collection), { kind: "small_talk", smallTalk: talk });
     return;
   }
   // A follow-up ("e agora, o que eu faço?") is read with the question it leans on.
@@ -146,6 +162,7 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
   const answer =
     planned.kind === "out_of_scope"
       ? fixedAnswer(sourcesData(input.conversationId, [], planned.collection, planned.scope), planned.message, {
+          kind: "out_of_scope",
           refusal: "out_of_scope",
         })
       : streamGroundedAnswer(provider, asked, planned);
@@ -168,8 +185,9 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
  */
 async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
   const sources = sourcesData(input.conversationId, plan.sources, plan.collection, plan.doubt);
-  if (plan.sources.length === 0) {
-    yield* fixedAnswer(sources, plan.noEvidenceMessage, { refusal: "no_evidence" });
+  if (plan.explain) sources.explain = plan.explain;
+  if (plan.sources.length === 0 && plan.shape?.kind !== "about_assistant") {
+    yield* fixedAnswer(sources, plan.noEvidenceMessage, { kind: "no_evidence", refusal: "no_evidence" });
     return;
   }
   yield { event: "sources", data: sources };
@@ -184,7 +202,7 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
     }
     const { tail, citations } = await check.finish();
     if (tail !== "") yield { event: "token", data: { text: tail } };
-    yield { event: "done", data: { citations } };
+    yield { event: "done", data: { citations, kind: answerKindOf(plan.shape) } };
   } catch (error) {
     if (input.signal.aborted) return;
     const shown = isLlmError(error) || error instanceof SearchUnavailableError;

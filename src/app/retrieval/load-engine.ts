@@ -41,7 +41,7 @@ export function retrievalSettingsFrom(
 export async function loadEngine(
   store: UnitStore,
   settings: Settings,
-  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories"> & { searchSettings?: Partial<SearchSettings> } = {},
+  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories" | "knowledge"> & { searchSettings?: Partial<SearchSettings> } = {},
 ): Promise<LoadedEngine> {
   const stored = (await loadIndexedVerses(store)).filter(withinVerseBounds);
   // One string per distinct term: split() makes a copy of each occurrence (≈ 10 MB a worker).

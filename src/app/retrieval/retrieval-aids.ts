@@ -7,6 +7,8 @@ import type { CrossLinks } from "../../core/retrieval/engine.js";
 import type { QueryExpander } from "../../core/retrieval/lexical-side.js";
 import type { TopicalIndex } from "../../core/retrieval/topical-index.js";
 import { loadScopeResources } from "./scope.js";
+import { loadKnowledge } from "../../adapters/sources/knowledge-files.js";
+import type { KnowledgeIndex } from "../../core/knowledge/knowledge-index.js";
 
 export interface RetrievalAids {
   expander?: QueryExpander;
@@ -19,6 +21,8 @@ export interface RetrievalAids {
   topics?: TopicalIndex;
   /** Bible episodes with the ways people recall them and the verses that tell them (resources/stories/). */
   stories?: TopicalIndex;
+  /** People, places, events and terms from Theographic, Easton's, Torrey's and Nave's, in Portuguese (resources/knowledge/). */
+  knowledge?: KnowledgeIndex;
 }
 
 /** How many candidate expansions one query word offers (verb↔noun partners, then synonyms); the engine keeps those its corpus uses. */
@@ -27,11 +31,11 @@ const EXPANSIONS_PER_WORD = 16;
 /**
  * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion),
  * OpenBible.info cross references (links between verses), the project's topical index (themes
- * and feelings with their verses) and its story index (Bible episodes as people recall them). All
- * ship in resources/.
+ * and feelings with their verses), its story index (Bible episodes as people recall them) and the
+ * knowledge index (people, places, events and terms). All ship in resources/.
  */
 export async function loadRetrievalAids(): Promise<RetrievalAids> {
-  const [lexicon, crossReferences, scope, topics, stories] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources(), loadTopics(), loadStories()]);
+  const [lexicon, crossReferences, scope, topics, stories, knowledge] = await Promise.all([loadLexicon(), loadCrossReferences(), loadScopeResources(), loadTopics(), loadStories(), loadKnowledge()]);
   const expander: QueryExpander = {
     expand: (word) => {
       // Verb↔noun partners first, then synonyms each followed by its own partners
@@ -46,6 +50,7 @@ export async function loadRetrievalAids(): Promise<RetrievalAids> {
     crossReferences,
     topics,
     stories,
+    knowledge,
     scope: { model: scope.model, lexicons: { ...scope.lexicons, related: (word) => expander.expand(word) } },
     crossLinks: {
       strongest: (book, chapter, verse, limit) =>

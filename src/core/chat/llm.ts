@@ -6,6 +6,7 @@
 
 import type { ChatTurn } from "../grounding/prompt.js";
 import type { CrisisKind } from "../reading/crisis.js";
+import type { AnswerShape } from "../grounding/answer-shape.js";
 
 /** One turn of the conversation already held with the user (the prompt's own type: one shape from the question to the provider). */
 export type { ChatTurn };
@@ -33,6 +34,8 @@ export interface GenerateRequest {
   care?: CrisisKind;
   /** For the offline stub only: the gate kept the question with a doubt (set from the plan; the model reads it in the prompt). */
   doubtful?: boolean;
+  /** For the offline stub only: the kind of message and what retrieval found for it (the model reads it in the prompt's `<tipo>` note). */
+  shape?: AnswerShape;
 }
 
 export const LLM_PROVIDER_IDS = ["stub", "ollama", "openai", "groq", "anthropic"] as const;

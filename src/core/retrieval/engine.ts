@@ -13,11 +13,16 @@ import { DEFAULT_PROFILES, isFramed, readQuestion, type ProfileId } from "./stag
 import { refineFusion, type Trace, type TraceEntry } from "./stages/stage.js";
 import { buildPrior, type CrossLinks, type EngineVerse, type VerseContext, type VerseCorpus, type VerseStageSettings } from "./stages/verse-context.js";
 import { VERSE_RERANKERS } from "./stages/verse-rerankers.js";
-import { tellsOwnStory, VERSE_SOURCES } from "./stages/verse-sources.js";
+import { crossReferenceCandidates, tellsOwnStory, VERSE_SOURCES } from "./stages/verse-sources.js";
+import { resolveKnowledge, type KnowledgeFinding } from "./stages/knowledge.js";
+import { checkQuotation, type QuotationCheck } from "./stages/quotation.js";
+import { messageKind, type AssistantTopic, type MessageKind } from "../reading/kinds.js";
+import { assistantPassagesQuery } from "../reading/assistant-passages.js";
+import type { KnowledgeIndex } from "../knowledge/knowledge-index.js";
 
 export type { SearchMode };
 
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "story" | "passage";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "story" | "passage" | "knowledge" | "quotation" | "chosen";
 
 export type { CrossLinks, EngineVerse };
 
@@ -54,6 +59,79 @@ export interface SearchResponse {
   scope?: ScopeDecision;
   /** The explain trace, when asked for: one entry per stage, in order (`stages/stage.ts`). */
   explain?: TraceEntry[];
+  /** What kind of message it was read as, and what the search made of it (for the answer's plan). */
+  reading?: SearchReading;
+}
+
+/** What kind of message a search was read as, and what it found out for the answer. */
+export interface SearchReading {
+  kind: MessageKind["kind"];
+  /** A question about the assistant: what about. */
+  topic?: AssistantTopic;
+  /** The subject searched, for a question of knowledge or a sermon or study. */
+  subject?: string;
+  /** What a question of knowledge names (`stages/knowledge.ts`). */
+  knowledge?: KnowledgeFinding;
+  /** A sermon, study, devotional or note asked for. */
+  study?: { subject: string; form: "sermon" | "study" | "note" | "devotional"; push: boolean };
+  /** A saying checked against the Bible (`stages/quotation.ts`), its verses as `BOOK C:V`. */
+  quotation?: Omit<QuotationCheck, "docs"> & { verses: string[] };
+}
+
+export interface SearchOptions {
+  k?: number;
+  mode?: SearchMode;
+  /** Return the explain trace: one entry per stage, in order. */
+  explain?: boolean;
+  /** What kind of message the query is (read from the query itself when absent). */
+  kind?: MessageKind;
+}
+
+interface Found {
+  results: SearchResult[];
+  lookups: ReferenceLookup[];
+  reading: SearchReading;
+}
+
+/** What the ranked search reads of a question (see `planOf`). */
+interface RankPlan {
+  /** The question as asked (what the asker's own story is read from). */
+  asked: string;
+  /** What the two sides search. */
+  query: string;
+  profile: ProfileId;
+  knowledge?: KnowledgeFinding;
+}
+
+/** A passage asked for by reference is quoted whole up to this many verses ("Salmos 23"). */
+const QUOTED_PASSAGE_VERSES = 30;
+/** A passage explained: the verses before and after it that carry its sense, and its strongest links. */
+const EXPLAIN_BEFORE = 3;
+const EXPLAIN_AFTER = 1;
+const EXPLAIN_LINKS = 3;
+
+/** Verbs that only carry a practice ("fazer tatuagem", "usar brinco"): the practice is searched without them. */
+const LIGHT_VERBS = new Set(["fazer", "faz", "usar", "ter", "ir", "praticar", "tomar", "colocar", "botar", "por", "ficar"]);
+
+function withoutLightVerbs(subject: string): string {
+  const words = subject.split(/\s+/u);
+  const kept = words.filter((word) => !LIGHT_VERBS.has(word.toLowerCase()));
+  return kept.length > 0 && kept.length < words.length ? kept.join(" ") : subject;
+}
+
+/** The reading's trace entry. */
+function readingEntry(kind: MessageKind): Record<string, unknown> {
+  if (kind.kind === "explain_passage" || kind.kind === "quote_passage") return { kind: kind.kind, references: kind.references.map((match) => match.text) };
+  const { kind: name, ...rest } = kind;
+  return { kind: name, ...rest };
+}
+
+/** Why a message's reading keeps it in scope whatever its words, if it does. */
+function keepReason(kind: MessageKind, reading: SearchReading): string | undefined {
+  if (kind.kind === "about_assistant" && kind.rest === undefined) return "uma pergunta sobre o assistente";
+  if (kind.kind === "quotation_check") return "uma frase conferida na Bíblia";
+  if (kind.kind === "study_prep") return "o preparo de um sermão, estudo ou mensagem";
+  return reading.knowledge?.keep;
 }
 
 /** The Bible's settings: the hybrid search's, its lexical side's, and its stages' (cross references, neighbours, themes, topics, stories, stretches, the per-kind profiles). */
@@ -102,6 +180,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   passageRadius: 3,
   passageMinShare: 0.5,
   passageDepth: 10,
+  knowledgeWeight: 3,
   profiles: DEFAULT_PROFILES,
   off: [],
 };
@@ -115,6 +194,8 @@ export interface EngineDependencies extends UnitSearchDependencies {
   stories?: TopicalIndex;
   /** Which source answers explicit references and is searched by default. */
   primarySource?: string;
+  /** People, places, events and terms from the field's open data (`core/knowledge`). */
+  knowledge?: KnowledgeIndex;
 }
 
 const KEY_SEPARATOR = "|";
@@ -165,6 +246,7 @@ export class SearchEngine {
       crossLinks: deps.crossLinks,
       topics: deps.topics,
       stories: deps.stories,
+      knowledge: deps.knowledge,
       docAt: (source, book, chapter, verse) => hybrid.docAt(coordinateKey(source, book, chapter, verse)),
       keyAt: (doc) => hybrid.keyAt(doc),
     };
@@ -235,14 +317,26 @@ export class SearchEngine {
     });
   }
 
-  async search(query: string, options: { k?: number; mode?: SearchMode; explain?: boolean } = {}): Promise<SearchResponse> {
+  /**
+   * The k results for a question, and whether the Bible has anything to say about it (the
+   * gate). What kind of message it is (`reading/kinds.ts`: read here unless the caller read it)
+   * decides how: a passage to explain (it, the verses around it, its strongest links) or to quote
+   * (it alone), a saying to check (the verse that says it first, then what the Bible says on the
+   * matter), a question about the assistant (the passages chosen for it), a question of knowledge
+   * (what its subject names, `stages/knowledge.ts`), a sermon or study to prepare (its subject
+   * searched as a theme), or any other question (its references first, then the ranked search).
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const k = options.k ?? this.settings.topK;
     const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
+    const kind = options.kind ?? messageKind(query);
     const trace: Trace | undefined = options.explain ? { entries: [], label: (doc) => this.label(doc) } : undefined;
-    const { results, lookups } = await this.resultsFor(query, k, mode, trace);
-    const response: SearchResponse = { query, mode, results, references: lookups, notices };
-    const searchAgain = async (depth: number, hybrid: SearchMode) => (await this.resultsFor(query, depth, hybrid)).results;
-    const scope = await this.hybrid.scopeFor(query, { k, mode, results }, searchAgain, lookups.some((reference) => reference.ok));
+    if (trace) trace.entries.push({ stage: "reading", ...readingEntry(kind) });
+    const found = await this.resultsFor(query, k, mode, kind, trace);
+    const { results, lookups, reading } = found;
+    const response: SearchResponse = { query, mode, results, references: lookups, notices, reading };
+    const searchAgain = async (depth: number, hybrid: SearchMode) => (await this.resultsFor(query, depth, hybrid, kind)).results;
+    const scope = await this.hybrid.scopeFor(query, { k, mode, results }, searchAgain, lookups.some((reference) => reference.ok), keepReason(kind, reading));
     if (scope) response.scope = scope;
     if (trace) {
       if (scope) trace.entries.push({ stage: "gate", inScope: scope.inScope, doubtful: scope.doubtful, outOfScopeProbability: round(scope.outOfScopeProbability), reasons: scope.reasons });
@@ -251,22 +345,101 @@ export class SearchEngine {
     return response;
   }
 
-  /** The k results for a query: its explicit references first, then the ranked search of the rest. */
-  private async resultsFor(query: string, k: number, mode: SearchMode, trace?: Trace): Promise<{ results: SearchResult[]; lookups: ReferenceLookup[] }> {
+  /** The k results for a query, by its kind (see `search`). */
+  private async resultsFor(query: string, k: number, mode: SearchMode, kind: MessageKind, trace?: Trace): Promise<Found> {
+    const reading: SearchReading = { kind: kind.kind };
+    if (kind.kind === "about_assistant" && kind.rest !== undefined) {
+      // The rest of the message (a situation told with "ore por mim") is searched as any question.
+      reading.topic = kind.topic;
+      const rest = messageKind(kind.rest);
+      return { ...(await this.resultsFor(kind.rest, k, mode, rest.kind === "about_assistant" ? { kind: "question" } : rest, trace)), reading };
+    }
+    if (kind.kind === "about_assistant") {
+      reading.topic = kind.topic;
+      const chosen = this.resolveReferences(assistantPassagesQuery(kind.topic)).docs.slice(0, k);
+      if (trace) trace.entries.push({ stage: "assistant", topic: kind.topic, verses: chosen.map((doc) => this.label(doc)) });
+      return { results: chosen.map((doc) => this.toResult(doc, ["chosen"], [], 1)), lookups: [], reading };
+    }
     const { lookups, docs: referenceDocs } = this.resolveReferences(query);
-    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
     if (trace) trace.entries.push({ stage: "reference", found: lookups.map(({ text, reference, ok }) => ({ text, reference, ok })), verses: referenceDocs.slice(0, k).map((doc) => this.label(doc)) });
-    if (results.length >= k) return { results, lookups };
-
+    if ((kind.kind === "explain_passage" || kind.kind === "quote_passage") && referenceDocs.length > 0) {
+      const docs = kind.kind === "quote_passage" ? referenceDocs.slice(0, Math.max(k, QUOTED_PASSAGE_VERSES)) : referenceDocs.slice(0, k);
+      const results = docs.map((doc) => this.toResult(doc, ["reference"], [], 1));
+      if (kind.kind === "explain_passage") results.push(...this.passageSurroundings(docs, k, trace));
+      return { results, lookups, reading };
+    }
+    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
+    if (results.length >= k) return { results, lookups, reading };
     const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
-    const found = await this.rank(remainder, mode, k, trace);
+    const plan = this.planOf(remainder, kind, reading);
+    let check: QuotationCheck | undefined;
+    const found = await this.rank(plan, mode, k, trace, kind.kind === "quotation_check" ? (first) => (check = checkQuotation(this.corpus, first, plan.query)) : undefined);
     const seen = new Set(referenceDocs);
+    if (check) {
+      const { docs, ...measured } = check;
+      reading.quotation = { ...measured, verses: docs.map((doc) => this.label(doc)) };
+      if (trace) trace.entries.push({ stage: "quotation", ...reading.quotation });
+      for (const doc of check.docs) {
+        if (results.length >= k || seen.has(doc)) continue;
+        seen.add(doc);
+        results.push(this.toResult(doc, ["quotation"], [], 1));
+      }
+    }
     for (const hit of found) {
       if (results.length >= k) break;
       if (seen.has(hit.doc)) continue;
       results.push(this.toResult(hit.doc, hit.via as Via[], hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
     }
-    return { results, lookups };
+    return { results, lookups, reading };
+  }
+
+  /**
+   * What the ranked search reads of a question: its text, its profile (`stages/profiles.ts`) and,
+   * for a question of knowledge, what its subject names. A saying is searched as it is quoted; a
+   * sermon's or study's subject as a theme; a question of knowledge by its subject when the
+   * knowledge index names it, else as any question.
+   */
+  private planOf(text: string, kind: MessageKind, reading: SearchReading): RankPlan {
+    const { settings } = this;
+    if (kind.kind === "quotation_check") return { asked: kind.quote, query: kind.quote, profile: "plain" };
+    if (kind.kind === "study_prep") reading.study = { subject: kind.subject, form: kind.form, push: kind.push };
+    if (kind.kind === "study_prep" && kind.subject !== "") {
+      reading.subject = kind.subject;
+      return { asked: kind.subject, query: kind.subject, profile: "theme" };
+    }
+    if (kind.kind === "knowledge" && this.corpus.knowledge && !settings.off.includes("knowledge")) {
+      const finding = resolveKnowledge(this.corpus.knowledge, kind.frame, kind.subject, this.corpus);
+      if (finding) {
+        reading.subject = kind.subject;
+        reading.knowledge = finding;
+        const query = withoutLightVerbs(kind.subject);
+        return { asked: kind.subject, query, profile: finding.profile, knowledge: finding };
+      }
+    }
+    const read = readQuestion(text, { themes: !settings.off.includes("theme") });
+    return { asked: text, query: read.theme ?? text, profile: read.profile };
+  }
+
+  /**
+   * What explains a passage: the verses around it that carry its sense (`EXPLAIN_BEFORE` before
+   * it and `EXPLAIN_AFTER` after, same book) and the verses readers link it to most; no other
+   * search fills the answer.
+   */
+  private passageSurroundings(docs: readonly number[], k: number, trace?: Trace): SearchResult[] {
+    const taken = new Set(docs);
+    const around: number[] = [];
+    const first = docs[0]!;
+    const last = docs[docs.length - 1]!;
+    const sameBook = (doc: number) => this.verses[doc] && this.verses[doc]!.book === this.verses[first]!.book && this.verses[doc]!.source === this.verses[first]!.source && this.verses[doc]!.text !== "";
+    for (let doc = first - EXPLAIN_BEFORE; doc <= last + EXPLAIN_AFTER; doc++) if (!taken.has(doc) && sameBook(doc)) around.push(doc);
+    around.forEach((doc) => taken.add(doc));
+    const linked = crossReferenceCandidates(this.corpus, docs, this.settings.crossrefMinVotes)
+      .filter((item) => !taken.has(item.doc))
+      .slice(0, EXPLAIN_LINKS)
+      .map((item) => item.doc);
+    if (trace) trace.entries.push({ stage: "explain", context: around.map((doc) => this.label(doc)), crossref: linked.map((doc) => this.label(doc)) });
+    const results = [...around.map((doc) => this.toResult(doc, ["context"], [], 1)), ...linked.map((doc) => this.toResult(doc, ["crossref"], [], 1))];
+    return results.slice(0, Math.max(0, k + EXPLAIN_BEFORE + EXPLAIN_AFTER + EXPLAIN_LINKS - docs.length));
   }
 
   private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
@@ -305,18 +478,24 @@ export class SearchEngine {
    * then the Bible's stages on the first fusion (`stages/verse-sources.ts`,
    * `stages/verse-rerankers.ts`), then the quota.
    */
-  private rank(asked: string, mode: SearchMode, k: number, trace?: Trace) {
+  /**
+   * The ranked search of a plan: the two sides fused, then the Bible's stages on the first fusion
+   * (`stages/verse-sources.ts`, `stages/verse-rerankers.ts`), then the quota. `onFirst` reads the
+   * first fusion (the quotation check does).
+   */
+  private rank(plan: RankPlan, mode: SearchMode, k: number, trace?: Trace, onFirst?: (first: FirstFusion) => void) {
     const { settings } = this;
-    const reading = readQuestion(asked, { themes: !settings.off.includes("theme") });
-    const query = reading.theme ?? asked;
-    const profile = settings.profiles[reading.profile];
-    if (trace) trace.entries.push({ stage: "profile", profile: reading.profile, ...(reading.theme !== undefined ? { theme: reading.theme } : {}), ...profile });
-    return this.hybrid.rank(query, {
+    const profile = settings.profiles[plan.profile];
+    if (trace) trace.entries.push({ stage: "profile", profile: plan.profile, ...(plan.query !== plan.asked ? { searched: plan.query } : {}), ...profile });
+    return this.hybrid.rank(plan.query, {
       mode,
       k,
       denseWeight: profile.denseWeight,
       trace,
-      refine: (first) => this.refine(first, asked, query, reading.profile, k * settings.candidateMultiplier, trace),
+      refine: (first) => {
+        onFirst?.(first);
+        return this.refine(first, plan, k * settings.candidateMultiplier, trace);
+      },
     });
   }
 
@@ -324,11 +503,12 @@ export class SearchEngine {
    * The first fusion, refined with what only verses have: a long first-person message that no
    * verse quotes is the asker's own story (framed), then the lists and rerankers of the stages.
    */
-  private refine(first: FirstFusion, asked: string, query: string, read: ProfileId, depth: number, trace?: Trace) {
+  private refine(first: FirstFusion, plan: RankPlan, depth: number, trace?: Trace) {
     const { settings } = this;
-    const profileId: ProfileId = !isFramed(read) && tellsOwnStory(asked, first, settings) ? "own-story" : read;
+    const read = plan.profile;
+    const profileId: ProfileId = !isFramed(read) && !plan.knowledge && tellsOwnStory(plan.asked, first, settings) ? "own-story" : read;
     if (trace && profileId !== read) trace.entries.push({ stage: "profile", profile: profileId, ...settings.profiles[profileId], because: "no verse quotes this first-person message" });
-    const context: VerseContext = { corpus: this.corpus, settings, first, asked, query, profileId, profile: settings.profiles[profileId], depth, memo: new Map() };
+    const context: VerseContext = { corpus: this.corpus, settings, first, asked: plan.asked, query: plan.query, profileId, profile: settings.profiles[profileId], depth, memo: new Map(), knowledge: plan.knowledge };
     return refineFusion(context, first, VERSE_SOURCES, VERSE_RERANKERS, trace);
   }
 

@@ -160,12 +160,13 @@ export class UnitSearch<U extends LexicalUnit> {
     asked: { k: number; mode: SearchMode; results: readonly ScopePassage[] },
     searchAgain: (k: number, mode: SearchMode) => Promise<readonly ScopePassage[]>,
     hasReference = false,
+    keep?: string,
   ): Promise<ScopeDecision | undefined> {
     const scope = this.deps.scope;
     if (!scope) return undefined;
     const hybrid = this.effectiveMode("hybrid").mode;
     const results = asked.k === SCOPE_EVIDENCE_DEPTH && asked.mode === hybrid ? asked.results : await searchAgain(SCOPE_EVIDENCE_DEPTH, hybrid);
-    return decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results });
+    return decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results, ...(keep !== undefined ? { keep } : {}) });
   }
 
   /**

@@ -30,7 +30,7 @@ export interface ScopeModel extends LogisticModel {
   doubtThreshold?: number;
 }
 
-export type ScopeRule = "reference" | "faith_word" | "no_content" | "model";
+export type ScopeRule = "reference" | "faith_word" | "reading" | "no_content" | "model";
 
 export interface ScopeReasons {
   rule: ScopeRule;
@@ -42,6 +42,8 @@ export interface ScopeReasons {
   typos: { word: string; as: string }[];
   /** The faith words that kept the question in scope (rule faith_word). */
   faithWords: string[];
+  /** What the message's reading kept it for (rule reading). */
+  kept?: string;
   /** What WordNet says the words name (lexicographer groups and domains), strongest first. */
   topics: string[];
   /** Passages both retrieval sides agreed on. */
@@ -72,6 +74,11 @@ export interface ScopeInput {
   question: string;
   /** The question holds an explicit, valid reference ("Jo 3:16"). */
   hasReference?: boolean;
+  /**
+   * Why the message's reading keeps it whatever its words (a saying checked against the Bible,
+   * a sermon or study asked for, a name only the Bible gives): rule `reading`.
+   */
+  keep?: string;
   /** The passages retrieval found for the question, best first. */
   results?: readonly ScopePassage[];
 }
@@ -95,7 +102,7 @@ export function scopeEvidence(
   const retrieval = input.results ? retrievalEvidenceOf(input.results, words) : undefined;
   const features = scopeFeatures(input.question, words, retrieval, passageCoverage(words, deps.vocabulary));
   const faithWords = faithWordsOf(input.question);
-  const rule = input.hasReference ? "reference" : faithWords.length > 0 ? "faith_word" : words.length === 0 ? "no_content" : undefined;
+  const rule = input.hasReference ? "reference" : faithWords.length > 0 ? "faith_word" : input.keep !== undefined ? "reading" : words.length === 0 ? "no_content" : undefined;
   return { words, features, supporting: retrieval?.supporting ?? [], rule, faithWords };
 }
 
@@ -104,7 +111,7 @@ export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): Sco
   const { words, features, supporting, rule, faithWords } = scopeEvidence(deps, input);
   // The faith words are empty without a rule: one would have decided the question (rule faith_word).
   const reasons = describe(words, supporting, faithWords);
-  if (rule) return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
+  if (rule) return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule, ...(rule === "reading" ? { kept: input.keep } : {}) } };
   const p = predict(deps.model, features);
   const inScope = p < deps.model.threshold;
   const { doubtThreshold } = deps.model;

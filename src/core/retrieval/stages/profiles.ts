@@ -9,7 +9,7 @@
  */
 import { asksForGuidance, isSituation, recallsStory, speaksOfSelf, themeOf } from "../../reading/frames.js";
 
-export type ProfileId = "theme" | "situation" | "guidance" | "self" | "own-story" | "story" | "plain";
+export type ProfileId = "theme" | "situation" | "guidance" | "self" | "own-story" | "story" | "plain" | "person" | "place" | "event" | "definition" | "practice";
 
 export interface Profile {
   /** Weight of the theme list (the verses about the theme readers link to most); 0: no list. */
@@ -44,6 +44,12 @@ export const DEFAULT_PROFILES: Readonly<Record<ProfileId, Profile>> = {
   "own-story": { ...FRAMED, themeWeight: 0 },
   story: { ...OPEN, stories: true, passages: true },
   plain: { ...OPEN, stories: true, passages: false },
+  // Questions of knowledge (stages/knowledge.ts): a name is never a quotation to put first.
+  person: { ...OPEN, confidentLexicalRatio: 0, stories: true, passages: false },
+  place: { ...OPEN, confidentLexicalRatio: 0, stories: true, passages: false },
+  event: { ...OPEN, confidentLexicalRatio: 0, stories: true, passages: false },
+  definition: { ...FRAMED, themeWeight: 1, denseWeight: 1.2, priorWeight: 1, confidentLexicalRatio: 0 },
+  practice: { ...FRAMED, themeWeight: 1, denseWeight: 1.2, priorWeight: 1, confidentLexicalRatio: 0 },
 };
 
 /** What the text of a question says of its kind, before any search. */

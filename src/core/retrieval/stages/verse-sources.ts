@@ -11,6 +11,7 @@ import { pointsAtText, speaksInFirstPerson, storyTerms } from "../../reading/fra
 import { stretchMasses, stretchScratch, type StretchScratch } from "../stretches.js";
 import { topicVerses, type TopicalIndex, type TopicSelection } from "../topical-index.js";
 import type { Candidate, CandidateList, CandidateSource, FirstFusion, LexicalHit } from "./stage.js";
+import { knowledgeSource } from "./knowledge.js";
 import { memoized, stageOn, type EngineVerse, type VerseContext, type VerseCorpus } from "./verse-context.js";
 
 /** The first `count` units of the first fusion. */
@@ -105,7 +106,7 @@ export const passageSource: CandidateSource<VerseContext> = {
 };
 
 /** The sources after the first fusion, in the order their lists join it. */
-export const VERSE_SOURCES: readonly CandidateSource<VerseContext>[] = [crossReferenceSource, neighbourSource, themeSource, topicSource, storySource, passageSource];
+export const VERSE_SOURCES: readonly CandidateSource<VerseContext>[] = [crossReferenceSource, neighbourSource, themeSource, topicSource, storySource, passageSource, knowledgeSource];
 
 /** How many of the first lexical hits are read for a verse that quotes the message (`quotedShare`). */
 const QUOTE_HITS = 5;
