@@ -981,24 +981,82 @@ export function validateReference(ref: BibleReference, v: Versification): Valida
   return { ok: true };
 }
 
+/** One verse's coordinate (USFX book code, chapter, verse). */
+export interface VerseCoordinate {
+  book: string;
+  chapter: number;
+  verse: number;
+}
+
 /**
- * Every verse of a span, in order. Throws a RangeError (with the Portuguese message of
- * `validateReference`) when the span does not exist: never clamps or drops silently.
+ * How many verses a span covers, counted from the versification without listing them (at most
+ * one step per chapter of the span). Throws a RangeError (the Portuguese message of
+ * `validateReference`) when the span does not exist.
  */
-export function expandReference(
-  ref: BibleReference,
-  v: Versification,
-): Array<{ book: string; chapter: number; verse: number }> {
+export function countReferenceVerses(ref: BibleReference, v: Versification): number {
   const check = validateReference(ref, v);
   if (!check.ok) throw new RangeError(check.message);
   const chapters = v.get(ref.book) as readonly number[];
-  const out: Array<{ book: string; chapter: number; verse: number }> = [];
+  let count = 0;
   for (let c = ref.chapterStart; c <= ref.chapterEnd; c++) {
     const first = c === ref.chapterStart ? (ref.verseStart ?? 1) : 1;
     const last = c === ref.chapterEnd ? (ref.verseEnd ?? (chapters[c - 1] as number)) : (chapters[c - 1] as number);
-    for (let verse = first; verse <= last; verse++) out.push({ book: ref.book, chapter: c, verse });
+    count += Math.max(0, last - first + 1);
+  }
+  return count;
+}
+
+/**
+ * Every verse of a span, in order, or only the first `limit` of them (the span is walked no
+ * further than that, so a cap holds before anything is listed). Throws a RangeError (with the
+ * Portuguese message of `validateReference`) when the span does not exist: never clamps or
+ * drops silently.
+ */
+export function expandReference(ref: BibleReference, v: Versification, limit = Infinity): VerseCoordinate[] {
+  const check = validateReference(ref, v);
+  if (!check.ok) throw new RangeError(check.message);
+  const chapters = v.get(ref.book) as readonly number[];
+  const out: VerseCoordinate[] = [];
+  for (let c = ref.chapterStart; c <= ref.chapterEnd && out.length < limit; c++) {
+    const first = c === ref.chapterStart ? (ref.verseStart ?? 1) : 1;
+    const last = c === ref.chapterEnd ? (ref.verseEnd ?? (chapters[c - 1] as number)) : (chapters[c - 1] as number);
+    for (let verse = first; verse <= last && out.length < limit; verse++) out.push({ book: ref.book, chapter: c, verse });
   }
   return out;
+}
+
+/** The verses of several spans within a cap: see `expandReferences`. */
+export interface BoundedVerses {
+  /** The first distinct verses, in the order of the spans, at most the cap. */
+  verses: VerseCoordinate[];
+  /** How many verses the spans cover in all (a verse named twice counts twice). */
+  total: number;
+}
+
+/**
+ * The verses of several existing spans, in order, without repeats, at most `limit`: each span is
+ * counted first (`countReferenceVerses`) and listed only while the cap is not reached, so the
+ * work is bounded by the number of spans and the cap, never by what they name ("Sl 1-150;
+ * 1-150;…"). Throws a RangeError for a span that does not exist (validate first).
+ */
+export function expandReferences(refs: readonly BibleReference[], v: Versification, limit: number): BoundedVerses {
+  const verses: VerseCoordinate[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const ref of refs) {
+    total += countReferenceVerses(ref, v);
+    if (verses.length >= limit) continue;
+    // Walking `limit` verses of a span always finds the new ones the cap still needs: at most
+    // `verses.length` of them were seen before, and `limit - verses.length` is all that fits.
+    for (const verse of expandReference(ref, v, limit)) {
+      const key = `${verse.book} ${verse.chapter}:${verse.verse}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      verses.push(verse);
+      if (verses.length >= limit) break;
+    }
+  }
+  return { verses, total };
 }
 
 /**

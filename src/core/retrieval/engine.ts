@@ -1,7 +1,16 @@
 import { analyze, foldAccents, SHORT_STEM_RULE, splitWords } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import type { ContextText, Verse } from "../types.js";
-import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
+import { MAX_REFERENCE_SPANS } from "../bible/reference-limits.js";
+import {
+  type BibleReference,
+  expandReferences,
+  findQueryReferences,
+  formatReference,
+  type ReferenceMatch,
+  validateReference,
+  type Versification,
+} from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, belowTheirSeeds, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
@@ -245,6 +254,8 @@ const KEY_SEPARATOR = "|";
 
 /** How many of the first lexical hits are read for a verse that quotes the message (`quotedShare`). */
 const QUOTE_HITS = 5;
+/** Verses of a query's references listed beyond the k asked, for those without text (bridged or omitted verses). */
+const REFERENCE_SLACK = 64;
 
 /**
  * The largest share of the question's words that one of the first lexical hits holds, each hit's
@@ -379,11 +390,11 @@ export class SearchEngine {
 
   /** The k results for a query: its explicit references first, then the ranked search of the rest. */
   private async resultsFor(query: string, k: number, mode: SearchMode): Promise<{ results: SearchResult[]; lookups: ReferenceLookup[] }> {
-    const { lookups, docs: referenceDocs } = this.resolveReferences(query);
-    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
+    const { lookups, docs: referenceDocs, matches } = this.resolveReferences(query, k);
+    const results: SearchResult[] = referenceDocs.map((doc) => this.toResult(doc, ["reference"], [], 1));
     if (results.length >= k) return { results, lookups };
 
-    const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
+    const remainder = matches.length > 0 ? stripSpans(query, matches) : query;
     const found = await this.rank(remainder, mode, k);
     const seen = new Set(referenceDocs);
     for (const hit of found) {
@@ -394,14 +405,23 @@ export class SearchEngine {
     return { results, lookups };
   }
 
-  private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
+  /**
+   * The query's explicit references (at most `MAX_REFERENCE_SPANS` spans are looked up) and the
+   * verses they name, at most `limit` of them: each span is
+   * validated and counted before any verse is listed (`expandReferences`), so "Sl 1-150;1-150;…"
+   * costs its parsing, not the verses it names.
+   */
+  private resolveReferences(query: string, limit: number): { lookups: ReferenceLookup[]; docs: number[]; matches: ReferenceMatch[] } {
     const lookups: ReferenceLookup[] = [];
     const docs: number[] = [];
     const source = this.primarySource;
-    if (!source) return { lookups, docs };
+    if (!source) return { lookups, docs, matches: [] };
     const versification = this.versificationFor(source);
-    for (const match of findQueryReferences(query)) {
+    const matches = findQueryReferences(query);
+    const valid: BibleReference[] = [];
+    for (const match of matches) {
       for (const reference of match.references) {
+        if (lookups.length >= MAX_REFERENCE_SPANS) break;
         const validity = validateReference(reference, versification);
         const lookup: ReferenceLookup = {
           text: match.text,
@@ -411,17 +431,20 @@ export class SearchEngine {
           ok: validity.ok,
         };
         lookups.push(lookup);
-        if (!validity.ok) {
-          lookup.message = validity.message;
-          continue;
-        }
-        for (const coordinate of expandReference(reference, versification)) {
-          const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
-          if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
-        }
+        if (validity.ok) valid.push(reference);
+        else lookup.message = validity.message;
       }
     }
-    return { lookups, docs };
+    const seen = new Set<number>();
+    // A verse without text (a bridge's second number, an omitted verse) is skipped: look a few further.
+    for (const coordinate of expandReferences(valid, versification, limit + REFERENCE_SLACK).verses) {
+      const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
+      if (doc === undefined || this.verses[doc]!.text === "" || seen.has(doc)) continue;
+      seen.add(doc);
+      docs.push(doc);
+      if (docs.length >= limit) break;
+    }
+    return { lookups, docs, matches };
   }
 
   private rank(asked: string, mode: SearchMode, k: number) {
