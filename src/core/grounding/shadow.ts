@@ -7,7 +7,8 @@
  * - per character: Unicode NFKC (full-width letters, digits and colons), other decimal digits
  *   to ASCII, colon look-alikes to ":", Cyrillic/Greek look-alike letters to Latin, combining
  *   accents composed (leftover marks dropped), invisible characters (zero-width space, soft
- *   hyphen, word joiner, bidi controls, variation selectors) dropped, superscript digits
+ *   hyphen, word joiner, bidi controls, variation selectors) and right-to-left letters (which
+ *   reorder the digits beside them on screen) dropped, superscript digits
  *   (footnote marks) dropped, line breaks to spaces, Markdown emphasis and link brackets
  *   (`*`, `_`, `~`, `` ` ``) dropped, link brackets to spaces;
  * - URLs: a Bible URL becomes the canonical text of its reference (./bible-urls.ts), any
@@ -54,6 +55,11 @@ function isInvisible(c: string): boolean {
   return FORMAT.test(c) || INVISIBLE_RANGES.some(([a, b]) => cp >= a && cp <= b);
 }
 const MARK = /^\p{M}$/u;
+/**
+ * Letters of the right-to-left scripts: next to digits they reorder what is shown ("Ap א22:21"
+ * displays as "Ap 22:21א"), so the shadow reads past them.
+ */
+const RTL_LETTER = /^(?=\p{L})[\p{Script_Extensions=Hebrew}\p{Script_Extensions=Arabic}\p{Script_Extensions=Syriac}\p{Script_Extensions=Thaana}\p{Script_Extensions=Nko}\p{Script_Extensions=Samaritan}\p{Script_Extensions=Mandaic}\p{Script_Extensions=Adlam}\p{Script_Extensions=Hanifi_Rohingya}]$/u;
 const MARKS = /\p{M}/gu;
 const DECIMAL = /^\p{Nd}$/u;
 const MARKDOWN = new Set(["*", "_", "~", "`"]);
@@ -101,7 +107,7 @@ function normaliseCluster(cluster: string): string {
   s = s.normalize("NFKC");
   let out = "";
   for (const c of s) {
-    if (MARK.test(c) || isInvisible(c)) continue;
+    if (MARK.test(c) || isInvisible(c) || RTL_LETTER.test(c)) continue;
     if (COLONS.has(c)) out += ":";
     else if (c >= "0" && c <= "9") out += c;
     else if (DECIMAL.test(c)) out += asciiDigit(c);
