@@ -265,7 +265,11 @@ export function createApp(deps: AppDependencies): Hono {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
       input.collection = collection;
-      planner = collectionPlanner({ collection, prepare: (question, history, signal) => collections.prepare(collection, question, history, signal) });
+      planner = collectionPlanner({
+        collection,
+        prepare: (question, history, signal) => collections.prepare(collection, question, history, signal),
+        bibleVersification: () => service.answers?.versification,
+      });
     }
 
     // One of LLM_MAX_CONCURRENT slots for the whole answer (search, prompt, model stream);

@@ -11,7 +11,7 @@ const box = () => screen.getByRole("textbox", { name: "Sua pergunta" }) as HTMLT
 const answers = () => screen.queryAllByRole("article", { name: "Resposta" });
 
 describe("the chat", () => {
-  it("sends with Enter, streams the answer token by token with chips, marks cited sources, and keeps Shift+Enter for new lines", async () => {
+  it("sends with Enter, streams the answer token by token, chips the confirmed citations, marks cited sources, and keeps Shift+Enter for new lines", async () => {
     const { streams, bodies } = chatServer();
     const user = userEvent.setup();
     render(<App />);
@@ -35,9 +35,12 @@ describe("the chat", () => {
     stream.send("token", { text: "Não tenha medo: " });
     await waitFor(() => expect(answers()[0]!.textContent).toContain("Não tenha medo:"));
     stream.send("token", { text: "Deus amou o mundo (João 3:16)." });
-    await waitFor(() => expect(within(answers()[0]!).getByRole("button", { name: "Abrir João 3:16" })).toBeTruthy());
+    await waitFor(() => expect(answers()[0]!.textContent).toContain("(João 3:16)."));
+    // a reference becomes a checked chip once the server's done event confirms it
+    expect(within(answers()[0]!).queryByRole("button", { name: "Abrir João 3:16" })).toBeNull();
     stream.send("done", { citations: ["João 3:16"] });
     stream.end();
+    await waitFor(() => expect(within(answers()[0]!).getByRole("button", { name: "Abrir João 3:16" })).toBeTruthy());
 
     await waitFor(() => expect(box().disabled).toBe(false));
     expect(region.getAttribute("aria-busy")).toBe("false");

@@ -8,7 +8,8 @@ import { ReferenceProvider } from "../../web/src/components/references";
 import { excerptText, pageText, SourcesPanel } from "../../web/src/components/SourcesPanel";
 import { StatusPanel } from "../../web/src/components/StatusPanel";
 import type { CollectionStatus, Source } from "../../web/src/lib/api";
-import { documentCitations, isCited } from "../../web/src/lib/citations";
+import { parseReference } from "../../src/core/bible/references";
+import { documentCitations, isCited, isConfirmed } from "../../web/src/lib/citations";
 import { COLLECTION_KEY } from "../../web/src/lib/storage";
 import { APOSTILA, EMPTY_COLLECTION, EXEMPLO, JOHN_3_16, json, manualStream, mockApi, READY_STATUS, TRINDADE, type ManualStream } from "./helpers";
 
@@ -251,6 +252,56 @@ describe("document citation chips", () => {
     expect(item.getAttribute("data-cited")).toBe("true");
   });
 });
+
+describe("Bible references in answers (issue 43): a checked chip only when the server checked it", () => {
+  it("shows a collection's Bible references as plain text, never as a checked chip", async () => {
+    const { streams } = collectionsServer();
+    window.localStorage.setItem(COLLECTION_KEY, "exemplo");
+    const user = userEvent.setup();
+    render(<App />);
+    await waitFor(() => expect(picker().value).toBe("exemplo"));
+    await user.type(box(), "o que é a Trindade?{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0]!.send("sources", { conversationId: "c", collection: "exemplo", sources: [TRINDADE] });
+    streams[0]!.send("token", { text: `Leia Apocalipse 22:21 [${TRINDADE_CITATION}].` });
+    await waitFor(() => expect(answers()[0]!.textContent).toContain("Apocalipse 22:21"));
+    // while it streams and once done: text, no verse chip
+    expect(answers()[0]!.querySelector(".ref-chip")).toBeNull();
+    streams[0]!.send("done", { citations: [TRINDADE_CITATION] });
+    streams[0]!.end();
+    await waitFor(() => expect(box().disabled).toBe(false));
+    expect(answers()[0]!.querySelector(".ref-chip")).toBeNull();
+    expect(within(answers()[0]!).queryByRole("button", { name: /Abrir Apocalipse/u })).toBeNull();
+    expect(within(answers()[0]!).getByRole("button", { name: `Ver o trecho citado: ${TRINDADE_CITATION}` })).toBeTruthy();
+  });
+
+  it("in a Bible answer, keeps a chip only for what the done citations confirm", async () => {
+    const { streams } = collectionsServer();
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(box(), "João 3:16{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0]!.send("sources", { conversationId: "c", sources: [JOHN_3_16] });
+    streams[0]!.send("token", { text: "Deus amou o mundo (João 3:16); veja https://x.example/Jo 3:17." });
+    // while it streams nothing is confirmed yet: text
+    await waitFor(() => expect(answers()[0]!.textContent).toContain("Jo 3:17"));
+    expect(answers()[0]!.querySelector(".ref-chip")).toBeNull();
+    streams[0]!.send("done", { citations: ["João 3:16"] });
+    streams[0]!.end();
+    await waitFor(() => expect(within(answers()[0]!).getByRole("button", { name: "Abrir João 3:16" })).toBeTruthy());
+    expect(within(answers()[0]!).queryByRole("button", { name: "Abrir João 3:17" })).toBeNull();
+    expect(answers()[0]!.textContent).toContain("Jo 3:17");
+    expect(isConfirmed(parseOk("Jo 3:16-17"), ["João 3:16", "João 3:17"])).toBe(false);
+    expect(isConfirmed(parseOk("Jo 3:16"), ["João 3:16-18"])).toBe(true);
+    expect(isConfirmed(parseOk("Jo 3:16; 4:1"), ["João 3:16"])).toBe(false);
+  });
+});
+
+function parseOk(text: string) {
+  const parsed = parseReference(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.references;
+}
 
 describe("collections in the status panel", () => {
   it("lists each collection with its counts, semantic search, last reload and error", () => {

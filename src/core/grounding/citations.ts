@@ -448,14 +448,29 @@ class Rewriter {
 
       // Rule 2: dangling connectors and separators before punctuation or the end of a line.
       const terminal = rc === "" || isNewline(rc) || TERMINALS.has(rc);
+      // ... and before an excerpt's marker ("Leia Ap 22:21 e Jo 3:99 [1]." → "Leia Ap 22:21 [1].")
+      let footnote = false;
+      if (rc === "[") {
+        const n = charAt(q + 1);
+        if (n === undefined) return undefined;
+        footnote = isDigit(n);
+      }
       let k = lt;
       const listSeparator = rc === "," || rc === ";";
-      if (terminal && !group) {
+      if ((terminal || footnote) && !group) {
         for (let n = 0; n < 4; n++) {
-          const d = dropOne(o, k, lo, !listSeparator && rc !== ":");
+          const d = dropOne(o, k, lo, !listSeparator && rc !== ":" && !footnote);
           if (d < 0) break;
           k = d;
         }
+      }
+
+      // "No Rm 3:99 lemos.": a connector alone at the start of its sentence or line goes too
+      if (k === lt && !group) {
+        const w = wordStartBefore(o, lt, lo);
+        const j = trimEndHws(o, w, lo);
+        const start = j === 0 ? this.outAtStart : isNewline(o[j - 1]) || SENTENCE_END.has(o[j - 1] as string);
+        if (w < lt && !isLetter(o[w - 1]) && start && CONNECTORS.has(o.slice(w, lt).toLowerCase()) && isLetter(o[lt - 1])) k = j;
       }
 
       // Rule 3: at the start of a line or bracket, drop what introduced the next item.
@@ -525,6 +540,10 @@ class Rewriter {
         if (rc === "." && k > 0 && SENTENCE_END.has(o[k - 1] as string)) r = q + 1;
         this.out = o.slice(0, k);
         return r;
+      }
+      if (footnote && k < lt) {
+        this.out = o.slice(0, k) + " ";
+        return q;
       }
 
       if (isLetter(rc)) {

@@ -1,4 +1,5 @@
 import { Fragment, useMemo, type ReactNode } from "react";
+import type { BibleReference } from "../../../src/core/bible/references";
 import { parseMarkdown, type Block, type Inline } from "../lib/markdown";
 import { DocChip } from "./DocChip";
 import { RefChip } from "./references";
@@ -7,14 +8,27 @@ const NONE: readonly string[] = [];
 
 /**
  * The model's answer as safe elements: every piece of text is a React text node (no
- * dangerouslySetInnerHTML anywhere), Bible references become chips that open the verses, and
+ * dangerouslySetInnerHTML anywhere), the Bible references the server checked become chips that
+ * open the verses (`checkedReference`; the others stay text), and
  * the bracketed citations of the document excerpts it was given (`documentCitations`) become
  * document chips.
  */
-export function AnswerText({ text, documentCitations = NONE }: { text: string; documentCitations?: readonly string[] }) {
+export function AnswerText({
+  text,
+  documentCitations = NONE,
+  checkedReference,
+}: {
+  text: string;
+  documentCitations?: readonly string[];
+  /** Which Bible references the server checked (chips); the others stay plain text. All when absent. */
+  checkedReference?: (references: readonly BibleReference[]) => boolean;
+}) {
   // The list's content, not its identity, decides (a new array arrives with every token).
   const key = documentCitations.join("\n");
-  const blocks = useMemo(() => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split("\n") }), [text, key]);
+  const blocks = useMemo(
+    () => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split("\n"), ...(checkedReference ? { checkedReference } : {}) }),
+    [text, key, checkedReference],
+  );
   return <>{blocks.map((block, index) => renderBlock(block, index))}</>;
 }
 

@@ -1,4 +1,6 @@
-import { documentCitations } from "../lib/citations";
+import { useCallback } from "react";
+import type { BibleReference } from "../../../src/core/bible/references";
+import { documentCitations, isConfirmed } from "../lib/citations";
 import type { AssistantMessage, Message } from "../lib/storage";
 import { AnswerText } from "./AnswerText";
 import { CareNoticeView } from "./CareNoticeView";
@@ -12,7 +14,29 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
       </article>
     );
   }
-  if (message.refusal === "out_of_scope") return <OutOfScopeView message={message} />;
+  return message.refusal === "out_of_scope" ? <OutOfScopeView message={message} /> : <AnswerView message={message} onRetry={onRetry} />;
+}
+
+/**
+ * Which Bible references of an answer are checked chips: none in a document collection's answer
+ * (it consults no verse; the server keeps an existing verse as plain text); in the Bible's, those
+ * the server's `done` citations confirm, so none while the answer streams (text the grammar reads
+ * as a reference is not always one the server checked: "https://x.example/Jo 3:17").
+ */
+function useCheckedReference(message: AssistantMessage): (references: readonly BibleReference[]) => boolean {
+  const { collection, citations } = message;
+  const key = citations === null ? null : citations.join("\n");
+  return useCallback(
+    (references: readonly BibleReference[]) => {
+      if (collection || key === null) return false;
+      return isConfirmed(references, key === "" ? [] : key.split("\n"));
+    },
+    [collection, key],
+  );
+}
+
+function AnswerView({ message, onRetry }: { message: AssistantMessage; onRetry(message: AssistantMessage): void }) {
+  const checkedReference = useCheckedReference(message);
   const waiting = message.status === "streaming" && message.content === "";
   const found = message.sources.length > 0;
   const thinking = message.collection
@@ -39,7 +63,7 @@ export function MessageView({ message, onRetry }: { message: Message; onRetry(me
             <span className="spinner" aria-hidden="true" /> {thinking}
           </p>
         )}
-        <AnswerText text={message.content} documentCitations={documentCitations(message.sources)} />
+        <AnswerText text={message.content} documentCitations={documentCitations(message.sources)} checkedReference={checkedReference} />
       </div>
       {message.status === "stopped" && (
         <div className="notice info">

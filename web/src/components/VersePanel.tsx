@@ -152,6 +152,11 @@ function VerseBody({ data, onOpenReference }: { data: VersesResponse; onOpenRefe
           )}
         </div>
       )}
+      {data.truncated && data.notice && (
+        <p className="notice info" role="note">
+          {data.notice}
+        </p>
+      )}
       {crossReferences.length > 0 && (
         <section className="see-also" aria-label="Veja também">
           <h3>Veja também</h3>
