@@ -94,6 +94,9 @@ const REMOVED: Case[] = [
   ["e seguintes claims verses not shown", "Leia João 3:16 e seguintes hoje.", "Leia João 3:16 hoje.", J16],
   ["chapter, comma, verse", "Veja Apocalipse 22, 21.", "", []],
   ["chapter, then no versículo", "Leia Apocalipse 22, no versículo 21, hoje.", "Leia hoje.", []],
+  ["apocrypha after its numbers", "Leia o capítulo 3 de Tobias, versículo 4, hoje.", "Leia hoje.", []],
+  ["pseudepigrapha, verse first", "Leia o versículo 9 do capítulo 1 de Enoque hoje.", "Leia hoje.", []],
+  ["a connector alone at the start of the sentence", "Amém. No capítulo 2 de 1 Macabeus lemos.", "Amém. lemos.", []],
 ];
 
 const DEBRIS: Case[] = [

@@ -263,6 +263,13 @@ const OUTSIDE = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:(?:cap\\S*[\\t ]*)?\\d|c\\p{L}*\\.?[\\t ]*$))`,
   "giu",
 );
+/** A book outside the canon named after its numbers: "capítulo 3 de Tobias", "versículo 9 do capítulo 1 de Enoque". */
+const OUTSIDE_INVERTED = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(?:versiculos?|vers\\.|vv?\\.)[\\t ]*(\\d{1,3})(?:(?:-|[\\t ]+(?:a|ate|ao)[\\t ]+)\\d{1,3})?[\\t ]+d[eo][\\t ]+)?` +
+    `(?:capitulos?|cap\\.?)[\\t ]*\\d{1,3}[\\t ]+d[eoa]s?[\\t ]+(?:(?:livro|evangelho|carta|epistola)[\\t ]+(?:d[eoa]s?|aos?)[\\t ]+)?` +
+    `(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})`,
+  "giu",
+);
 const OUTSIDE_AT_END = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${ORDINAL})?(?:${alternation(OUTSIDE_CANON_NAMES)})(?=\\.?[\\t ]*$)`,
   "iu",
@@ -355,6 +362,11 @@ export function buildShadow(text: string, partial = false): Shadow {
     outside.push([t.originalStart(start), t.originalEnd(start + length)]);
     return OUTSIDE_PLACEHOLDER;
   };
+  // "capítulo 3 de Tobias[, versículo 4]": the placeholder book with a chapter (and the verse when it came first)
+  t = replaceFolded(t, OUTSIDE_INVERTED, (m, start) => {
+    const verse = /^(?:versiculos?|vers\.|vv?\.)/u.test(m);
+    return `${recordOutside(start, m.length)} ${verse ? "1:1" : "1"}`;
+  });
   t = replaceFolded(t, OUTSIDE, (m, start) => recordOutside(start, m.length));
   if (partial) {
     const before = t;
