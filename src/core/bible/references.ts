@@ -868,9 +868,11 @@ function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): 
   const indices = m.indices as RegExpIndicesArray;
   const [aliasStart, aliasEnd] = indices[3] as [number, number];
   const gapEnd = (indices[5] as [number, number])[1];
-  // A rejection before the tail is parsed depends on the header only: cut at gapEnd, the
-  // header (which needs a digit there) would not match either.
-  const maxRead = gapEnd - 1;
+  // A rejection before the tail is parsed depends on the header only, and a cut anywhere before
+  // gapEnd leaves a header that (needing a digit there) does not match either: no later text can
+  // change it, so it holds nothing back (a bound at gapEnd made the stream take back text it had
+  // released: "Jo 21–1.1Cântico dos Cânticos" + "1", found by the property tests).
+  const maxRead = m.index - 1;
   const ordinal = m[1] ?? m[2];
   let start = m.index;
   let hit: AliasHit | undefined;

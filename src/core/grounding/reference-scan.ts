@@ -279,6 +279,12 @@ const SETTLED_END = /^[1-9,;:!?)\]}'"\u201d\u2019\u00bb\u2013\u2014-]$/u;
 /** What the shadow drops at the end of a text. */
 const TRAILING_UNSEEN = /(?:[\p{M}\p{Cf}*_~`]|&#?[a-z0-9]{1,6};)+$/iu;
 
+/** A Roman numeral in capitals being written after a word: maybe a chapter ("Juan III"). */
+const ROMAN_AT_END = /(?<=\p{L}\.?[\t ]+)[IVXLC]{1,8}(?:[\t ]*[:.,][\t ]*)?$/u;
+
+/** A word and a comma at the end: "Jubileus," may become "Jubileus, capítulo 3". */
+const NAME_COMMA_AT_END = /\p{L}\.?,$/u;
+
 /** How much of the answer's end `scanPrefixLength` looks at. */
 const PREFIX_WINDOW = 960;
 
@@ -299,13 +305,20 @@ export function scanPrefixLength(text: string): number {
   const { mapped, matches } = shadowScan(sub);
   // a header in progress, with the words being written read as the names they may become
   // (the same shadow when the text ends in a digit or punctuation: no word is being written)
-  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1)) && !endsInMarkup(sub);
+  // (a name and a comma may go on with "capítulo", and a Roman numeral with its verse)
+  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1)) && !endsInMarkup(sub) && !ROMAN_AT_END.test(sub) && !NAME_COMMA_AT_END.test(sub);
   const partial = settled ? mapped : buildShadow(sub, true).mapped;
   const hold = referencePrefixLength(partial.text);
   if (hold > 0) open = Math.min(open, partial.originalBoundary(partial.text.length - hold));
   if (!settled) {
     const plainHold = referencePrefixLength(mapped.text);
     if (plainHold > 0) open = Math.min(open, mapped.originalBoundary(mapped.text.length - plainHold));
+    if (ROMAN_AT_END.test(sub)) {
+      // "Juan III": a Roman chapter being written after a name, not the start of "Isaiah"
+      const roman = buildShadow(sub, true, false).mapped;
+      const romanHold = referencePrefixLength(roman.text);
+      if (romanHold > 0) open = Math.min(open, roman.originalBoundary(roman.text.length - romanHold));
+    }
   }
   const last = matches[matches.length - 1];
   const folded = mapped.folded(foldText);

@@ -243,8 +243,12 @@ const WORD_START = "(?:(?<![\\p{L}\\p{N}])|(?<=(?<![\\p{L}\\p{N}])[1-3]))";
 /** "IJoão", "IICo": a roman ordinal glued to a capitalised name. */
 const GLUED_ROMAN = /(?<![\p{L}\p{N}])I{1,3}(?=\p{Lu}\p{Ll})/gu;
 const GLUED_ROMAN_AT_END = /(?<![\p{L}\p{N}])I{1,3}(?=\p{Lu}$)/gu;
+/** A Roman chapter and its verse after a name ("Juan III.17"), folded. */
+const ROMAN_CHAPTER = "(?<=[.\\t ])[ivxlc]{1,8}[\\t ]*[:.,][\\t ]*(?:v\\.?[\\t ]*)?\\d";
+/** The same still being written at the end (streaming). */
+const ROMAN_CHAPTER_AT_END = "(?<=[.\\t ])[ivxlc]{1,8}[\\t ]*(?:[:.,][\\t ]*(?:v\\.?[\\t ]*)?)?$";
 const ENGLISH = new RegExp(
-  `${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$))`,
+  `${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$|${ROMAN_CHAPTER}))`,
   "giu",
 );
 /** "First John 4:8" → "1 John 4:8". */
@@ -253,14 +257,14 @@ const ENGLISH_ORDINAL = new RegExp(
   "giu",
 );
 const ORDINAL_WORDS: Readonly<Record<string, string>> = { fi: "1", "1s": "1", se: "2", "2n": "2", th: "3", "3r": "3" };
-const ENGLISH_AT_END = new RegExp(`${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*$)`, "iu");
+const ENGLISH_AT_END = new RegExp(`${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*(?:${ROMAN_CHAPTER_AT_END}|$))`, "iu");
 /** A word being written at the end: the start of a name (letters, maybe spaces inside). */
 const WORDS_AT_END = new RegExp(`${WORD_START}[\\p{L}][\\p{L}\\t ]*$`, "u");
 
 const ORDINAL = "(?:[1-4](?:[ªºao°])?[\\t ]*|(?:i{1,3}|iv)[\\t ]+)";
 const ORDINAL_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])${ORDINAL}$`, "u");
 const OUTSIDE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:(?:cap\\S*[\\t ]*)?\\d|c\\p{L}*\\.?[\\t ]*$))`,
+  `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:(?:,?[\\t ]*cap\\S*[\\t ]*)?\\d|,?[\\t ]*c\\p{L}*\\.?[\\t ]*$|${ROMAN_CHAPTER}))`,
   "giu",
 );
 /** A book outside the canon named after its numbers: "capítulo 3 de Tobias", "versículo 9 do capítulo 1 de Enoque". */
@@ -271,7 +275,7 @@ const OUTSIDE_INVERTED = new RegExp(
   "giu",
 );
 const OUTSIDE_AT_END = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ORDINAL})?(?:${alternation(OUTSIDE_CANON_NAMES)})(?=\\.?[\\t ]*$)`,
+  `(?<![\\p{L}\\p{N}])(?:${ORDINAL})?(?:${alternation(OUTSIDE_CANON_NAMES)})(?=\\.?[\\t ]*(?:${ROMAN_CHAPTER_AT_END}|,[\\t ]*$|$))`,
   "iu",
 );
 const NAME_PREFIXES = prefixSet([
@@ -324,7 +328,13 @@ function replaceFolded(t: MappedText, re: RegExp, replacement: (m: string, start
   return t.replaceSpans(spans);
 }
 
-export function buildShadow(text: string, partial = false): Shadow {
+/**
+ * `partial` (streaming): the words at the end may still become a name (see the module comment).
+ * `namesAtEnd: false` leaves the last word as written even then: a caller reads both when that
+ * word may also be something else ("Juan III" is a Roman chapter in progress, and "III" the
+ * start of no name).
+ */
+export function buildShadow(text: string, partial = false, namesAtEnd = true): Shadow {
   const outside: Array<readonly [number, number]> = [];
   let t = perCharacter(text, outside);
   // streaming: markup still being written ("Jo&nb", "<stro") is not seen yet
@@ -357,7 +367,7 @@ export function buildShadow(text: string, partial = false): Shadow {
   if (partial) t = replaceFolded(t, ENGLISH_AT_END, englishName);
   t = t.replace(LETTER_DIGIT, () => " ");
   t = t.replace(GLUED_ROMAN, (m) => `${m[0]} `);
-  if (partial) t = t.replace(GLUED_ROMAN_AT_END, (m) => `${m[0]} `);
+  if (partial && namesAtEnd) t = t.replace(GLUED_ROMAN_AT_END, (m) => `${m[0]} `);
   const recordOutside = (start: number, length: number): string => {
     outside.push([t.originalStart(start), t.originalEnd(start + length)]);
     return OUTSIDE_PLACEHOLDER;
@@ -371,7 +381,7 @@ export function buildShadow(text: string, partial = false): Shadow {
   if (partial) {
     const before = t;
     t = replaceFolded(t, OUTSIDE_AT_END, (m, start) => recordOutside(start, m.length));
-    if (t === before) t = partialName(t);
+    if (t === before && namesAtEnd) t = partialName(t);
   }
   return { mapped: t, outside };
 }
