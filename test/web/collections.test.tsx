@@ -199,7 +199,7 @@ describe("document sources", () => {
 describe("document citation chips", () => {
   const citations = [TRINDADE_CITATION, APOSTILA.citation];
 
-  it("turn a known bracketed citation into a chip, and keep Bible references as verse chips", () => {
+  it("turn a known bracketed citation into a chip, and keep Bible references the caller says were checked as verse chips", () => {
     renderWithReferences(
       <div data-testid="answer">
         <AnswerText
