@@ -187,4 +187,31 @@ describe("references in the answer", () => {
     await user.click(within(alert).getByRole("button", { name: "Tentar de novo" }));
     await waitFor(() => expect(screen.getByRole("dialog").textContent).toContain("O SENHOR é o meu pastor"));
   });
+  it("says when the server listed only the first verses of a long reference", async () => {
+    mockApi({
+      "/api/verses": () =>
+        json({
+          reference: "Salmos 119",
+          verses: [{ ref: "PSA 119:1", reference: "Salmos 119:1", book: "Salmos", bookCode: "PSA", chapter: 119, verse: 1, text: "Bem-aventurados os retos em seus caminhos.", crossReferences: [] }],
+          total: 176,
+          truncated: true,
+          notice: "Mostrando os primeiros 1 de 176 versículos. Peça um trecho menor para ler o restante.",
+          attribution: "",
+        }),
+    });
+    const user = userEvent.setup();
+    renderAnswer("Leia Salmos 119.");
+    await user.click(screen.getByRole("button", { name: "Abrir Salmos 119" }));
+    const note = await within(await screen.findByRole("dialog")).findByRole("note");
+    expect(note.textContent).toContain("de 176 versículos");
+  });
+  it("keeps a Bible reference as plain text in a document collection's answer, which consults no verse", () => {
+    render(
+      <ReferenceProvider>
+        <AnswerText text="Como diz João 3:16, Deus amou o mundo." verseChips={false} />
+      </ReferenceProvider>,
+    );
+    expect(screen.queryByRole("button", { name: "Abrir João 3:16" })).toBeNull();
+    expect(document.body.textContent).toContain("Como diz João 3:16, Deus amou o mundo.");
+  });
 });

@@ -1,7 +1,16 @@
 import { SHORT_STEM_RULE } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import { withinVerseBounds } from "../bible/bounds.js";
-import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
+import { MAX_REFERENCE_SPANS } from "../bible/reference-limits.js";
+import {
+  type BibleReference,
+  expandReferences,
+  findQueryReferences,
+  formatReference,
+  type ReferenceMatch,
+  validateReference,
+  type Versification,
+} from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
@@ -200,6 +209,9 @@ export interface EngineDependencies extends UnitSearchDependencies {
 
 const KEY_SEPARATOR = "|";
 
+/** Verses of a query's references listed beyond the k asked, for those without text (bridged or omitted verses). */
+const REFERENCE_SLACK = 64;
+
 export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
   return [source, book, chapter, verse].join(KEY_SEPARATOR);
 }
@@ -356,21 +368,21 @@ export class SearchEngine {
     }
     if (kind.kind === "about_assistant") {
       reading.topic = kind.topic;
-      const chosen = this.resolveReferences(assistantPassagesQuery(kind.topic)).docs.slice(0, k);
+      const chosen = this.resolveReferences(assistantPassagesQuery(kind.topic), k).docs;
       if (trace) trace.entries.push({ stage: "assistant", topic: kind.topic, verses: chosen.map((doc) => this.label(doc)) });
       return { results: chosen.map((doc) => this.toResult(doc, ["chosen"], [], 1)), lookups: [], reading };
     }
-    const { lookups, docs: referenceDocs } = this.resolveReferences(query);
+    const { lookups, docs: referenceDocs, matches } = this.resolveReferences(query, kind.kind === "quote_passage" ? Math.max(k, QUOTED_PASSAGE_VERSES) : k);
     if (trace) trace.entries.push({ stage: "reference", found: lookups.map(({ text, reference, ok }) => ({ text, reference, ok })), verses: referenceDocs.slice(0, k).map((doc) => this.label(doc)) });
     if ((kind.kind === "explain_passage" || kind.kind === "quote_passage") && referenceDocs.length > 0) {
-      const docs = kind.kind === "quote_passage" ? referenceDocs.slice(0, Math.max(k, QUOTED_PASSAGE_VERSES)) : referenceDocs.slice(0, k);
+      const docs = kind.kind === "quote_passage" ? referenceDocs : referenceDocs.slice(0, k);
       const results = docs.map((doc) => this.toResult(doc, ["reference"], [], 1));
       if (kind.kind === "explain_passage") results.push(...this.passageSurroundings(docs, k, trace));
       return { results, lookups, reading };
     }
     const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
     if (results.length >= k) return { results, lookups, reading };
-    const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
+    const remainder = matches.length > 0 ? stripSpans(query, matches) : query;
     const plan = this.planOf(remainder, kind, reading);
     let check: QuotationCheck | undefined;
     const found = await this.rank(plan, mode, k, trace, kind.kind === "quotation_check" ? (first) => (check = checkQuotation(this.corpus, first, plan.query)) : undefined);
@@ -442,14 +454,23 @@ export class SearchEngine {
     return results.slice(0, Math.max(0, k + EXPLAIN_BEFORE + EXPLAIN_AFTER + EXPLAIN_LINKS - docs.length));
   }
 
-  private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
+  /**
+   * The query's explicit references (at most `MAX_REFERENCE_SPANS` spans are looked up) and the
+   * verses they name, at most `limit` of them: each span is
+   * validated and counted before any verse is listed (`expandReferences`), so "Sl 1-150;1-150;…"
+   * costs its parsing, not the verses it names.
+   */
+  private resolveReferences(query: string, limit: number): { lookups: ReferenceLookup[]; docs: number[]; matches: ReferenceMatch[] } {
     const lookups: ReferenceLookup[] = [];
     const docs: number[] = [];
     const source = this.primarySource;
-    if (!source) return { lookups, docs };
+    if (!source) return { lookups, docs, matches: [] };
     const versification = this.versificationFor(source);
-    for (const match of findQueryReferences(query)) {
+    const matches = findQueryReferences(query);
+    const valid: BibleReference[] = [];
+    for (const match of matches) {
       for (const reference of match.references) {
+        if (lookups.length >= MAX_REFERENCE_SPANS) break;
         const validity = validateReference(reference, versification);
         const lookup: ReferenceLookup = {
           text: match.text,
@@ -459,25 +480,22 @@ export class SearchEngine {
           ok: validity.ok,
         };
         lookups.push(lookup);
-        if (!validity.ok) {
-          lookup.message = validity.message;
-          continue;
-        }
-        for (const coordinate of expandReference(reference, versification)) {
-          const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
-          if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
-        }
+        if (validity.ok) valid.push(reference);
+        else lookup.message = validity.message;
       }
     }
-    return { lookups, docs };
+    const seen = new Set<number>();
+    // A verse without text (a bridge's second number, an omitted verse) is skipped: look a few further.
+    for (const coordinate of expandReferences(valid, versification, limit + REFERENCE_SLACK).verses) {
+      const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
+      if (doc === undefined || this.verses[doc]!.text === "" || seen.has(doc)) continue;
+      seen.add(doc);
+      docs.push(doc);
+      if (docs.length >= limit) break;
+    }
+    return { lookups, docs, matches };
   }
 
-  /**
-   * The ranked search of a question: its profile read from the text (a framed theme is searched
-   * by itself: the frame, "o que a Bíblia diz sobre", names no content), the two sides fused,
-   * then the Bible's stages on the first fusion (`stages/verse-sources.ts`,
-   * `stages/verse-rerankers.ts`), then the quota.
-   */
   /**
    * The ranked search of a plan: the two sides fused, then the Bible's stages on the first fusion
    * (`stages/verse-sources.ts`, `stages/verse-rerankers.ts`), then the quota. `onFirst` reads the

@@ -6,6 +6,8 @@ import { DocChip } from "./DocChip";
 import { RefChip } from "./references";
 
 const NO_SOURCES: readonly Source[] = [];
+const NO_VERSE_CHIPS = () => false;
+const NEWLINE = "\n";
 
 /** What the chips of one answer point to: its consulted sources and the citations the server confirmed. */
 interface ChipContext {
@@ -18,12 +20,27 @@ interface ChipContext {
  * dangerouslySetInnerHTML anywhere), Bible references become chips that open the reading view,
  * and the bracketed citations of the document excerpts it was given become document chips.
  * A chip shows the number of the consulted source it points to; a reference is marked checked
- * only once the `done` event lists it among the confirmed citations.
+ * only once the `done` event lists it among the confirmed citations. Without `verseChips` (a
+ * document collection's answer, which consults no verse: the server keeps a real verse as plain
+ * text), Bible references stay text.
  */
-export function AnswerText({ text, sources = NO_SOURCES, citations = null }: { text: string; sources?: readonly Source[]; citations?: readonly string[] | null }) {
+export function AnswerText({
+  text,
+  sources = NO_SOURCES,
+  citations = null,
+  verseChips = true,
+}: {
+  text: string;
+  sources?: readonly Source[];
+  citations?: readonly string[] | null;
+  verseChips?: boolean;
+}) {
   // The list's content, not its identity, decides (a new array arrives with every token).
-  const key = documentCitations(sources).join("\n");
-  const blocks = useMemo(() => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split("\n") }), [text, key]);
+  const key = documentCitations(sources).join(NEWLINE);
+  const blocks = useMemo(
+    () => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split(NEWLINE), ...(verseChips ? {} : { checkedReference: NO_VERSE_CHIPS }) }),
+    [text, key, verseChips],
+  );
   const context: ChipContext = { sources, citations };
   return <>{blocks.map((block, index) => renderBlock(block, index, context))}</>;
 }

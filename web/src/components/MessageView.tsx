@@ -56,7 +56,7 @@ export function MessageView({ message, actions }: { message: Message; actions: M
             <span className="spinner" aria-hidden="true" /> {thinking}
           </p>
         )}
-        <AnswerText text={message.content} sources={message.sources} citations={message.citations} />
+        <AnswerText text={message.content} sources={message.sources} citations={message.citations} verseChips={!message.collection} />
       </div>
       {message.refusal === "no_evidence" && message.status === "done" && (
         <Suggestions items={actions.suggestionsFor(message.collection)} onAsk={actions.onAsk} disabled={actions.busy} />

@@ -222,6 +222,11 @@ function Chapter({ data, passage, onOpenReference }: { data: VersesResponse; pas
           })}
         </p>
       </div>
+      {data.truncated && data.notice && (
+        <p className="notice info" role="note">
+          {data.notice}
+        </p>
+      )}
       {crossReferences.length > 0 && (
         <section className="see-also" aria-label="Veja também">
           <h3>Veja também</h3>

@@ -16,6 +16,26 @@ export function isCited(source: Source, citations: readonly string[]): boolean {
   });
 }
 
+/**
+ * Whether every span of a reference found in the answer is among the citations the server
+ * confirmed (the `done` event: the references it checked against the verses consulted), so the
+ * reference may be shown as a checked chip.
+ */
+export function isConfirmed(references: readonly BibleReference[], citations: readonly string[]): boolean {
+  const confirmed = citations.flatMap((citation) => {
+    const parsed = parseReference(citation);
+    return parsed.ok ? parsed.references : [];
+  });
+  return references.length > 0 && references.every((reference) => confirmed.some((citation) => within(reference, citation)));
+}
+
+function within(inner: BibleReference, outer: BibleReference): boolean {
+  if (inner.book !== outer.book) return false;
+  const start = position(inner.chapterStart, inner.verseStart ?? 1);
+  const end = position(inner.chapterEnd, inner.verseEnd ?? 999);
+  return position(outer.chapterStart, outer.verseStart ?? 1) <= start && end <= position(outer.chapterEnd, outer.verseEnd ?? 999);
+}
+
 function overlaps(reference: BibleReference, source: VerseSource): boolean {
   if (reference.book !== source.bookCode) return false;
   const start = position(reference.chapterStart, reference.verseStart ?? 1);
