@@ -36,6 +36,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** The passage links the reading view shared, by device (opened fresh by a later test). */
+const sharedLinks = new Map<string, string>();
+
 const SIZES = [
   ["desktop", DESKTOP],
   ["phone", PHONE],
@@ -104,20 +107,28 @@ describe.each(SIZES)("a person at risk in an ongoing conversation (%s)", (device
   it("sees who to call at once, in view and not hidden, said once", async () => {
     const { context, page } = await openApp(browser, server.url, { viewport });
     try {
-      await ask(page, "estou com medo do futuro");
-      await lastAnswerDone(page);
+      // A conversation already long enough to scroll.
+      for (const question of ["estou com medo do futuro", "o que Jesus disse sobre amar os inimigos?"]) {
+        await ask(page, question);
+        await lastAnswerDone(page);
+      }
       await ask(page, "tenho vontade de me matar");
       const notice = page.getByRole("alert", { name: "Você não precisa enfrentar isso só" });
       await notice.waitFor();
+      // In view as soon as it arrives, and still when the answer has ended, without any scrolling by the person.
+      const inView = async () => {
+        await scrollSettled(page);
+        const box = await rect(page, ".exchange.active .care-box");
+        expect(box.top).toBeGreaterThanOrEqual(0);
+        expect(box.bottom).toBeLessThanOrEqual(await dockTop(page));
+        for (const number of ["188", "192"]) expect(await uncovered(page, `.exchange.active a[href="tel:${number}"]`)).toBe(true);
+      };
+      await inView();
       const answer = await lastAnswerDone(page);
-      await scrollSettled(page);
-      const box = await rect(page, ".exchange.active .care-box");
-      expect(box.top).toBeGreaterThanOrEqual(0);
-      expect(box.bottom).toBeLessThanOrEqual(await dockTop(page));
+      await inView();
       for (const number of ["188", "192"]) {
         const link = answer.getByRole("link", { name: new RegExp(`Ligar para ${number}`, "u") });
         expect(await link.getAttribute("href")).toBe(`tel:${number}`);
-        expect(await uncovered(page, `.exchange.active a[href="tel:${number}"]`)).toBe(true);
       }
       // One notice, and its words of sympathy are not repeated by the answer.
       expect(await answer.getByRole("alert").count()).toBe(1);
@@ -209,14 +220,51 @@ describe.each(SIZES)("the reading view (%s)", (device, viewport) => {
       await page.keyboard.press("Escape");
       expect(await page.getByRole("dialog").count()).toBe(0);
 
-      // The shared link opens the app on that passage.
-      const shared = await context.newPage();
-      await shared.goto(link);
-      const opened = shared.getByRole("dialog", { name: "João 3:16" });
-      await opened.locator("mark").waitFor();
-      expect(await opened.locator("mark").textContent()).toMatch(/Porque Deus amou o mundo/u);
-      await shared.keyboard.press("Escape");
-      expect(new URL(shared.url()).searchParams.has("passagem")).toBe(false);
+      expect(pageProblems(page)).toEqual([]);
+      sharedLinks.set(device, link);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.each(SIZES)("a shared passage link, loaded fresh (%s)", (device, viewport) => {
+  it("opens the app on the reading view of that passage, in a browser that never saw the app", async () => {
+    // The link the reading view's "Compartilhar" copied (above), or the same link written by hand.
+    const link = sharedLinks.get(device) ?? `${server.url}/?passagem=${encodeURIComponent("João 3:16")}`;
+    const { context, page } = await openApp(browser, link, { viewport });
+    try {
+      const dialog = page.getByRole("dialog", { name: "João 3:16" });
+      await dialog.locator("mark").waitFor();
+      expect(await dialog.locator("mark").textContent()).toMatch(/Porque Deus amou o mundo/u);
+      expect(await dialog.locator(".verse").count()).toBe(36);
+      await scrollSettled(page);
+      expect(await uncovered(page, "[role=dialog] mark")).toBe(true);
+      // The focus is in the reading view (on its title), not left on the page behind it.
+      expect(await page.evaluate("document.activeElement.closest('[role=dialog]') !== null && document.activeElement.tagName")).toBe("H2");
+      // Nothing else was asked: the conversation behind it is empty.
+      expect(await page.getByRole("article").count()).toBe(0);
+      await screenshot(page, `${device}-46-16-shared-passage-fresh`);
+      await page.keyboard.press("Escape");
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      expect(new URL(page.url()).searchParams.has("passagem")).toBe(false);
+      expect(await page.evaluate("document.activeElement.id")).toBe("pergunta");
+      // Closed, it stays closed after a reload.
+      await page.reload();
+      await page.getByRole("heading", { name: "Converse com as Escrituras" }).waitFor();
+      expect(await page.getByRole("dialog").count()).toBe(0);
+
+      // A range: every verse of it highlighted.
+      await page.goto(`${server.url}/?passagem=${encodeURIComponent("Romanos 8:28-30")}`);
+      const range = page.getByRole("dialog", { name: "Romanos 8:28-30" });
+      await range.locator("mark").first().waitFor();
+      expect(await range.locator("mark").count()).toBe(3);
+      // A link to no passage says so, in Portuguese, and the app stays usable.
+      await page.goto(`${server.url}/?passagem=${encodeURIComponent("Hezequias 3:1")}`);
+      await page.getByRole("dialog").getByRole("alert").getByText(/Não encontrei Hezequias 3:1/u).waitFor();
+      await page.keyboard.press("Escape");
+      await ask(page, "João 3:16");
+      await lastAnswerDone(page);
       expect(pageProblems(page)).toEqual([]);
     } finally {
       await context.close();
@@ -303,40 +351,69 @@ describe("the question box while an answer streams", () => {
   });
 });
 
-describe.each(SIZES)("keyboard focus (%s)", (device, viewport) => {
-  it("is never wholly hidden behind the sticky question box (WCAG 2.2 SC 2.4.11)", async () => {
+/** Where the focus is, for a failure message. */
+async function focusedName(page: Page): Promise<string> {
+  return (await page.evaluate(
+    `(() => { const el = document.activeElement; return el ? el.tagName + (el.id ? "#" + el.id : "") + " " + (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40) : "none"; })()`,
+  )) as string;
+}
+
+const FOCUS_WALKS = [
+  ["desktop", DESKTOP, "normal"],
+  ["phone", PHONE, "normal"],
+  // The largest text makes the question box taller: the page's scroll padding must follow it.
+  ["phone", PHONE, "largest text"],
+] as const;
+
+describe.each(FOCUS_WALKS)("keyboard focus (%s, %s)", (device, viewport, size) => {
+  it("is never wholly hidden behind the sticky question box over a full Tab walk of a long conversation (WCAG 2.2 SC 2.4.11)", async () => {
     const { context, page } = await openApp(browser, server.url, { viewport });
     try {
-      await ask(page, "estou com medo do futuro");
-      await lastAnswerDone(page);
-      await ask(page, "o que Jesus disse sobre amar os inimigos?");
-      await lastAnswerDone(page);
+      if (size === "largest text") {
+        await page.getByRole("button", { name: "Tamanho do texto" }).click();
+        await page.getByRole("radio", { name: "Muito grande" }).check();
+        await page.keyboard.press("Escape");
+      }
+      for (const question of ["estou com medo do futuro", "o que Jesus disse sobre amar os inimigos?", "João 3:16", "tenho vontade de me matar", "como fazer um bolo de chocolate?", "Como perdoar quem me magoou?"]) {
+        await ask(page, question);
+        await page.getByRole("article", { name: "Sua pergunta" }).filter({ hasText: question }).waitFor();
+        await waitForPage(page, `document.querySelector("form.composer").dataset.streaming === "false"`, 60_000);
+      }
       // Open every sources list so that there is more to tab through.
       for (const summary of await page.locator("details.sources summary").all()) await summary.click();
-      // From the top of the page (the skip link is its first stop).
+      // Forwards from the top of the page (the skip link is its first stop) to the question box, the whole way.
       await page.evaluate("window.scrollTo(0, 0)");
       await page.locator(".skip-link").focus();
       const hidden: string[] = [];
-      let stops = 0;
-      for (let i = 0; i < 120; i += 1) {
+      let forward = 0;
+      let reached = false;
+      for (let i = 0; i < 600 && !reached; i += 1) {
         await page.keyboard.press("Tab");
-        const id = (await page.evaluate("document.activeElement && document.activeElement.id")) as string;
+        forward += 1;
         const problem = await focusHidden(page);
-        if (problem) hidden.push(problem);
-        stops += 1;
-        if (id === "pergunta" && i > 5) break;
+        if (problem) hidden.push(`Tab ${forward}: ${problem}`);
+        reached = (await page.evaluate("document.activeElement && document.activeElement.id")) === "pergunta";
       }
-      expect(stops).toBeGreaterThan(20);
+      expect(reached, `the Tab walk ended on ${await focusedName(page)}`).toBe(true);
+      expect(forward).toBeGreaterThan(60);
       expect(hidden).toEqual([]);
+      await screenshot(page, `${device}-46-09-focus-visible${size === "normal" ? "" : "-largest-text"}`);
 
-      // Backwards too, from the question box up.
-      for (let i = 0; i < 60; i += 1) {
+      // Backwards, from the question box to the skip link, the whole way.
+      let backward = 0;
+      reached = false;
+      for (let i = 0; i < 600 && !reached; i += 1) {
         await page.keyboard.press("Shift+Tab");
+        backward += 1;
         const problem = await focusHidden(page);
-        if (problem) hidden.push(problem);
+        if (problem) hidden.push(`Shift+Tab ${backward}: ${problem}`);
+        reached = (await page.evaluate("document.activeElement && document.activeElement.classList.contains('skip-link')")) === true;
       }
+      expect(reached, `the Shift+Tab walk ended on ${await focusedName(page)}`).toBe(true);
+      expect(Math.abs(backward - forward)).toBeLessThanOrEqual(1);
       expect(hidden).toEqual([]);
-      await screenshot(page, `${device}-46-09-focus-visible`);
+      console.log(`[focus] ${device}, ${size}: ${forward} stops forwards, ${backward} backwards, none hidden`);
+      expect(pageProblems(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -35,7 +35,7 @@ export function ConversationsSheet(props: {
     <Sheet labelledBy={titleId} onClose={onClose} className="conversations" side="left">
       <div className="reading-bar">
         <button type="button" className="button small" onClick={onNew} disabled={current.messages.length === 0}>
-          <span aria-hidden="true">＋</span> Nova conversa
+          <span aria-hidden="true">+</span> Nova conversa
         </button>
         <button type="button" className="button ghost small" onClick={onClose} aria-label="Fechar">
           Fechar <span aria-hidden="true">✕</span>
