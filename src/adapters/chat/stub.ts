@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
 import type { CrisisKind } from "../../core/reading/crisis.js";
-import { shapedAnswer } from "../../core/chat/answer-kinds.js";
+import { shapedAnswer, SITUATION_CLOSING } from "../../core/chat/answer-kinds.js";
 
 /**
  * The offline default provider: no model, no network. It answers extractively from the
@@ -83,6 +83,7 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
     const names = others.map((passage) => passage.reference);
     paragraphs.push(`${others.length === 1 ? "Outra passagem relacionada é" : "Outras passagens relacionadas são"} ${joinList(names)}.`);
   }
+  if (request.shape?.kind === "situation" && !request.care) paragraphs.push(SITUATION_CLOSING);
   paragraphs.push(
     request.care
       ? CARE_CLOSING

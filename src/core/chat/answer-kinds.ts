@@ -76,8 +76,13 @@ export function shapedAnswer(shape: AnswerShape, passages: readonly ShapedPassag
       return studyAnswer(shape, passages, quote);
     case "knowledge":
       return knowledgeAnswer(shape, passages, quote);
+    case "situation":
+      return undefined;
   }
 }
+
+/** The closing the default answer adds for someone telling what they live: people, not only passages. */
+export const SITUATION_CLOSING = "Se puder, converse sobre isso com alguém de confiança — um pastor, alguém da sua família, um amigo. Ninguém precisa carregar tudo sozinho.";
 
 function quotationAnswer(shape: Extract<AnswerShape, { kind: "quotation_check" }>, passages: readonly ShapedPassage[], quote: (passage: ShapedPassage) => string): string {
   const said = new Set(shape.verses);

@@ -17,7 +17,8 @@ export type AnswerShape =
   | { kind: "explain_passage"; passage: string[]; context: string[]; links: string[] }
   | { kind: "quote_passage" }
   | { kind: "study_prep"; subject: string; form: "sermon" | "study" | "note" | "devotional"; push: boolean }
-  | { kind: "knowledge"; profile: "person" | "place" | "definition" | "practice" | "event"; subject: string; label: string; named: boolean; facts?: string; placeType?: string };
+  | { kind: "knowledge"; profile: "person" | "place" | "definition" | "practice" | "event"; subject: string; label: string; named: boolean; facts?: string; placeType?: string }
+  | { kind: "situation" };
 
 /** The kind the `done` event names: the shape's, a knowledge question by its profile, else `question`. */
 export function answerKindOf(shape: AnswerShape | undefined): Exclude<AnswerShape["kind"], "knowledge"> | Extract<AnswerShape, { kind: "knowledge" }>["profile"] | "question" {
@@ -64,9 +65,13 @@ export function shapeOf(reading: SearchReading | undefined, passages: readonly {
       };
     }
     default:
-      return undefined;
+      // Someone telling what they live ("estou com medo", "minha mãe morreu") is also pointed to people.
+      return reading.profile && SITUATIONS.has(reading.profile) ? { kind: "situation" } : undefined;
   }
 }
+
+/** The profiles of a message about the asker's own life. */
+const SITUATIONS: ReadonlySet<string> = new Set(["situation", "self", "own-story", "guidance"]);
 
 /** The note a real model reads before the question (inside `<tipo>`), for each kind. */
 export function kindNote(shape: AnswerShape): string {
@@ -94,6 +99,8 @@ export function kindNote(shape: AnswerShape): string {
         : shape.form === "note"
           ? "Mensagem pastoral: ajude a pessoa a escrever com as palavras dela. Não invente fatos, lembranças, nomes nem compromissos: use [colchetes] para o que só ela sabe (o nome, a relação, lembranças). Sugira passagens de consolo das fontes."
           : `Preparo de ${shape.form === "sermon" ? "sermão" : shape.form === "devotional" ? "devocional" : "estudo"}${shape.subject ? ` sobre ${shape.subject}` : ""}: ajude quem prepara com passagens agrupadas por subtemas, o contexto de cada uma, perguntas para reflexão e uma estrutura a completar. Não escreva o texto pronto para ser lido, nem histórias pessoais inventadas.`;
+    case "situation":
+      return "A pessoa fala de algo que está vivendo. Acolha primeiro, com as fontes; depois, incentive-a a conversar com alguém de confiança (um pastor, alguém da família, amigos), sem se colocar no lugar dessas pessoas.";
     case "knowledge":
       return [
         `Pergunta sobre ${shape.profile === "person" ? "uma pessoa da Bíblia" : shape.profile === "place" ? "um lugar da Bíblia" : shape.profile === "event" ? "um acontecimento da Bíblia" : shape.profile === "practice" ? "uma prática ou conduta" : "o significado de um termo"}: ${shape.label}.`,

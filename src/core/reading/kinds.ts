@@ -89,6 +89,8 @@ const PUSH = /\s(?:versao final|texto pronto|sermao pronto|pronto (?:para|pra) p
 const STUDY_SUBJECT = /\s(?:sobre|a respeito de|a respeito do|a respeito da|acerca de|com o tema|com tema|do tema|tema|que fale de|que fale sobre|baseado em|baseada em)\s(?<subject>.+)$/u;
 /** Where it ends: the occasion, the audience or the time it is for ("para este domingo", "pra célula de quinta", "de 25 minutos"). */
 const STUDY_SUBJECT_END = /\s(?:(?:para|pra|pro|no|na|neste|nesta|este|esta|de|em)\s(?:o\s|a\s|os\s|as\s|este\s|esta\s|esse\s|essa\s|minha\s|meu\s|nossa\s|nosso\s|proximo\s|proxima\s)?(?:domingo|sabado|sexta|quinta|quarta|terca|segunda|amanha|hoje|semana|mes|celula|igreja|culto|ebd|escola dominical|jovens|adolescentes|criancas|mulheres|homens|casais|grupo|congregacao|reuniao|minutos|minuto|hora|horas|\d+)|\s(?:me ajuda|me ajude|por favor|obrigad[oa]|vinte|trinta|quarenta)|\s\d+\s(?:minutos|min))\s/u;
+/** What the reader of a note is living, after "para alguém … que": the note's subject. */
+const NOTE_READER = /\s(?:para|pra|pro)\s(?:\p{L}+\s){1,6}?(?:que|cujo|cuja)\s(?<situation>.+)$/u;
 const NOTE = /\s(?:recado|bilhete|carta|cartao|mensagem|texto)\s(?:\p{L}+\s){0,2}?(?:para|pra|pro)\s(?:um|uma|alguem|o|a|meu|minha|nosso|nossa|irmao|irma|familia|amigo|amiga|pessoa)\s/u;
 
 /** The knowledge frames, each with its subject in the named group; the first that matches names it. */
@@ -179,6 +181,11 @@ function studyKind(text: MessageText): MessageKind | undefined {
     const start = at.index + at[0].length - at.groups.subject.length;
     const end = STUDY_SUBJECT_END.exec(spelled.slice(start - 1));
     subject = trimSubject(typedFrom(text, start, end ? start - 1 + end.index + 1 : spelled.length));
+  }
+  if (form === "note" && subject === "") {
+    // A note's subject is what its reader is living: "…para alguém da igreja que acabou de perder o cônjuge".
+    const reader = NOTE_READER.exec(spelled);
+    if (reader?.groups?.situation) subject = trimSubject(typedFrom(text, reader.index + reader[0].length - reader.groups.situation.length));
   }
   return { kind: "study_prep", subject, form, push };
 }

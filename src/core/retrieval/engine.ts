@@ -75,6 +75,8 @@ export interface SearchResponse {
 /** What kind of message a search was read as, and what it found out for the answer. */
 export interface SearchReading {
   kind: MessageKind["kind"];
+  /** The profile the question's text called for (`stages/profiles.ts`), for a question of no other kind. */
+  profile?: ProfileId;
   /** A question about the assistant: what about. */
   topic?: AssistantTopic;
   /** The subject searched, for a question of knowledge or a sermon or study. */
@@ -417,7 +419,8 @@ export class SearchEngine {
     if (kind.kind === "study_prep") reading.study = { subject: kind.subject, form: kind.form, push: kind.push };
     if (kind.kind === "study_prep" && kind.subject !== "") {
       reading.subject = kind.subject;
-      return { asked: kind.subject, query: kind.subject, profile: "theme" };
+      // A note's subject is its reader's situation ("acabou de perder o cônjuge"); a sermon's, a theme.
+      return { asked: kind.subject, query: kind.subject, profile: kind.form === "note" ? "self" : "theme" };
     }
     if (kind.kind === "knowledge" && this.corpus.knowledge && !settings.off.includes("knowledge")) {
       const finding = resolveKnowledge(this.corpus.knowledge, kind.frame, kind.subject, this.corpus);
@@ -429,6 +432,7 @@ export class SearchEngine {
       }
     }
     const read = readQuestion(text, { themes: !settings.off.includes("theme") });
+    reading.profile = read.profile;
     return { asked: text, query: read.theme ?? text, profile: read.profile };
   }
 

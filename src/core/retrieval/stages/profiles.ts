@@ -21,6 +21,11 @@ export interface Profile {
   /** BM25's first hit is kept first when it scores this multiple of the second's; 0: off. */
   confidentLexicalRatio: number;
   /**
+   * …and, for a message about the asker, only when that hit quotes it (holds most of its words:
+   * "eu sou o caminho, a verdade e a vida" is John 14:6; "estou com medo do futuro" is no verse).
+   */
+  confidentNeedsQuote?: boolean;
+  /**
    * Which bar the topical index's match must clear: `framed` (the question is surely about a
    * topic: the lower bar, and the long-message bar) or `open` (it may be a quotation).
    */
@@ -32,7 +37,7 @@ export interface Profile {
 }
 
 /** Framed questions (a theme, a situation, the asker's own life or conduct): never a quotation nor a story. */
-const FRAMED = { confidentLexicalRatio: 1.2, priorWeight: 0.25, denseWeight: 0.85, topicBar: "framed", stories: false, passages: false } as const;
+const FRAMED = { confidentLexicalRatio: 1.2, confidentNeedsQuote: true, priorWeight: 0.25, denseWeight: 0.85, topicBar: "framed", stories: false, passages: false } as const;
 const OPEN = { themeWeight: 0, confidentLexicalRatio: 1.2, priorWeight: 0.25, denseWeight: 0.85, topicBar: "open" } as const;
 
 /** Measured on the dev queries and the seen sets (docs/RETRIEVAL.md). */
