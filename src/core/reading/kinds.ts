@@ -103,10 +103,12 @@ const KNOWLEDGE_FRAMES: readonly [KnowledgeFrame, RegExp][] = [
   ["happened", /^\s(?:e\s)?como\s(?:foi|aconteceu|ocorreu)\s(?:o|a|os|as)\s(?<subject>.+)$/u],
   ["where", /^\s(?:e\s)?(?:onde|aonde)\s(?:fica|ficava|ficavam|e|eh|era|esta|estava|foi|fica localizado|fica localizada|se localiza|se localizava)\s(?<subject>.+)$/u],
   ["where", /^\s(?:e\s)?(?:em\s)?(?:que|qual)\s(?:pais|lugar|regiao|cidade|local)\s(?:fica|ficava|era|e|esta)\s(?<subject>.+)$/u],
+  ["where", /^\s(?<subject>.+?)\s(?:onde|aonde)\s(?:fica|ficava|e|era|esta|estava)\s$/u],
   ["conduct", /^\s(?:e\s)?(?:mas\s)?(?:e|eh|seria|sera)\s(?:pecado|errado|proibido|abominacao)\s(?<subject>.+)$/u],
   ["conduct", /^\s(?:e\s)?(?<subject>.+?)\s(?:e|eh|seria|sera)\s(?:pecado|errado|proibido|abominacao)\s(?:\p{L}+\s){0,4}$/u],
   ["conduct", /^\s(?:e\s)?(?:(?:um|o|uma|a)\s)?(?:cristao|crista|cristaos|crente|crentes|evangelico|evangelica|evangelicos|servo de deus|filho de deus|seguidor de jesus)\s(?:pode|podem|deve|devem|pode ou nao|pode ou nao pode)\s(?<subject>.+)$/u],
   ["conduct", /^\s(?:e\s)?(?:pode|posso|podemos)\s(?<subject>.+?)\s(?:sendo|se (?:sou|for|e))\s(?:cristao|crista|crente|evangelico|evangelica)\s/u],
+  ["conduct", /^\s(?:e\s)?(?:pode|posso|podemos|e permitido|e proibido)\s(?<subject>(?:\p{L}+\s){1,4})$/u],
   ["conduct", /^\s(?:e\s)?(?:a biblia|deus|jesus)\s(?:proibe|permite|condena|aprova|e contra|aceita|abencoa)\s(?:o\s|a\s|os\s|as\s)?(?<subject>.+)$/u],
   ["what", /^\s(?:e\s)?(?:o que|oque)\s(?:e|eh|sao|era|eram|foi|foram|significa|significam|significava|quer dizer|querem dizer|representa|representam|simboliza|simbolizam)\s(?<subject>.+)$/u],
   ["what", /^\s(?:e\s)?(?:qual|quais)\s(?:e\s|sao\s|era\s)?(?:o\s|os\s)?(?:significado|sentido|definicao)\s(?:biblico\s)?(?:de|da|do|dos|das)\s(?<subject>.+)$/u],
@@ -114,6 +116,9 @@ const KNOWLEDGE_FRAMES: readonly [KnowledgeFrame, RegExp][] = [
   ["what", /^\s(?<subject>.+?)\s(?:o que (?:e|eh|significa|sao)|significado|significa o que)\s$/u],
   ["what", /^\s(?:e\s)?(?:defina|definir|explique o que (?:e|sao)|explica o que (?:e|sao))\s(?<subject>.+)$/u],
 ];
+
+/** Words a knowledge subject may open with that only name what it is ("o nome Javé", "a palavra graça"). */
+const SUBJECT_HEAD = /^\s(?:(?:o|a)\s)?(?:nome|termo|palavra|expressao|conceito|doutrina)\s(?:de\s|da\s|do\s)?/u;
 
 /** Words a knowledge subject may end with that are not its own ("na Bíblia", "segundo a Bíblia", "pra Deus"). */
 const SUBJECT_TAIL = /\s(?:na|segundo a|de acordo com a|conforme a|para a|pela)\s(?:biblia|palavra|escritura|escrituras)(?:\s.*)?$|\s(?:pra|para)\s(?:deus|os cristaos|os crentes|a igreja|o cristao|um cristao)\s*$|\s(?:na|no)\s(?:antigo|novo)\s(?:testamento)\s*$/u;
@@ -221,12 +226,20 @@ const REST_WORDS = 4;
 const MIN_SAYING_WORDS = 2;
 
 function knowledgeOf(text: MessageText): MessageKind | undefined {
+  // "pode comer carne de porco? adventista diz que não": the frame is read on the question itself.
+  const question = text.message.indexOf("?");
+  if (question > 0 && question < text.message.trim().length - 1) {
+    const first = knowledgeOf(readText(text.message.slice(0, question + 1)));
+    if (first) return first;
+  }
   for (const [frame, pattern] of KNOWLEDGE_FRAMES) {
     const match = pattern.exec(text.spelled);
     const group = match?.groups?.subject;
     if (!match || group === undefined) continue;
     const start = match.index + match[0].lastIndexOf(group);
-    const subject = trimSubject(typedFrom(text, start, start + group.length + 1));
+    let subject = trimSubject(typedFrom(text, start, start + group.length + 1));
+    const head = SUBJECT_HEAD.exec(readText(subject).spelled);
+    if (head && readText(subject).words.length > 1) subject = typedFrom(readText(subject), head[0].length);
     if (subject !== "") return { kind: "knowledge", frame, subject };
   }
   return undefined;

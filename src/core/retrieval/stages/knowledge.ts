@@ -30,6 +30,7 @@ function contentWords(text: string): string[] {
 const MIN_CONFIDENCE = 0.5;
 /** A name a person or place is matched by as the corpus prints it, its spelling, an English name or a typo of one. */
 const NAME_WAYS = new Set(["name", "spelling", "english", "typo"]);
+const EXACT_NAME_WAYS = new Set(["name", "spelling", "english"]);
 /** A term matched by a spelling the dictionary does not have ("Nefilins", "Yahweh") names only the Bible's. */
 const FOREIGN_WAYS = new Set(["spelling", "english", "typo"]);
 
@@ -47,25 +48,27 @@ const PROFILE_OF: Readonly<Record<KnowledgeFrame, KnowledgeFinding["profile"]>> 
  * (or a name) for "o que é", a practice for "é pecado". Undefined when nothing is named surely.
  */
 export function resolveKnowledge(index: KnowledgeIndex, frame: KnowledgeFrame, subject: string, corpus: Pick<VerseCorpus, "lexical">): KnowledgeFinding | undefined {
-  const words = contentWords(subject);
+  // Two-letter words ("El", "de") name nothing by themselves: "El Shaddai" is not "El-Parã".
+  const words = contentWords(subject).filter((word) => word.length > 2);
   // A subject told at length ("é errado fingir que estou trabalhando quando…", "quem era o menino que
   // ouvia chamarem o seu nome…") is a situation or a story, not a name or a term: left to the other stages.
   if (words.length === 0 || words.length > MAX_SUBJECT_WORDS) return undefined;
   // "o sentido da minha vida" is the asker's own life, not a term.
   if (/(?:^|[^\p{L}])(?:meu|minha|meus|minhas|mim|eu|comigo)(?![\p{L}])/iu.test(subject)) return undefined;
   const covers = (match: AnyMatch) => {
-    const matched = new Set(contentWords(match.matched));
+    const matched = new Set(contentWords(match.matched).filter((word) => word.length > 2));
     return words.filter((word) => matched.has(word)).length / words.length >= MIN_SUBJECT_SHARE;
   };
   const sure = <M extends AnyMatch>(matches: readonly M[], ways?: ReadonlySet<string>) =>
     matches.find((match) => match.confidence >= MIN_CONFIDENCE && match.how !== "salient" && match.verses.length > 0 && (!ways || ways.has(match.how)) && covers(match));
-  const names = () => sure(index.person(subject), NAME_WAYS) ?? sure(index.place(subject), NAME_WAYS);
+  // For "o que é X", a name is a second guess: never one X only resembles ("El Shaddai" is not "Zabai").
+  const names = () => sure(index.person(subject), EXACT_NAME_WAYS) ?? sure(index.place(subject), EXACT_NAME_WAYS);
   const term = () => sure(index.term(subject));
   const order: (() => AnyMatch | undefined)[] =
     frame === "who" ? [() => sure(index.person(subject), NAME_WAYS), term]
       : frame === "where" ? [() => sure(index.place(subject), NAME_WAYS), () => sure(index.event(subject)), term]
         : frame === "happened" ? [() => sure(index.event(subject)), term, () => sure(index.place(subject), NAME_WAYS)]
-          : frame === "what" ? [capitalised(subject) ? names : () => undefined, term, () => sure(index.event(subject))]
+          : frame === "what" ? [term, capitalised(subject) ? names : () => undefined, () => sure(index.event(subject))]
             : [term];
   for (const find of order) {
     const match = find();
