@@ -1,12 +1,12 @@
 /**
- * The reading of a person at risk (src/core/grounding/crisis.ts), which runs on the event loop
+ * The reading of a person at risk (src/core/reading/crisis.ts), which runs on the event loop
  * for every chat message: time per message over the project's evaluation messages (the
  * questions of every eval set and the labelled crisis messages), with the patterns alone and
  * with the classifiers, side by side; and the first call, which builds the classifiers' maps.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { crisisOf } from "../src/core/grounding/crisis.js";
+import { crisisOf } from "../src/core/reading/crisis.js";
 import { ROOT } from "./chat.js";
 
 function messages(): string[] {

@@ -76,6 +76,7 @@ describe("the dependency rules", () => {
       ["bible", 1],
       ["documents", 1],
       ["knowledge", 1],
+      ["reading", 2],
       ["sources", 2],
       ["index", 3],
       ["retrieval", 4],

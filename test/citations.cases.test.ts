@@ -30,6 +30,12 @@ const KEPT: Case[] = [
   ["line break inside", "Leia João\n3:16 hoje.", "Leia João\n3:16 hoje.", J16],
   ["Bible URL of the shown verse", "Veja https://www.bibliaonline.com.br/acf/jo/3/16 hoje.", "Veja https://www.bibliaonline.com.br/acf/jo/3/16 hoje.", J16],
   ["shown bare verse after a shown one", "Em João 3:16 e no versículo 17 lemos.", "Em João 3:16 e no versículo 17 lemos.", ["João 3:16", "João 3:17"]],
+  // issue 43: the forms of item 7, of a shown verse
+  ["comma before capítulo", "Leia João, capítulo 3, versículo 16.", "Leia João, capítulo 3, versículo 16.", J16],
+  ["the book after its numbers", "Leia o versículo 16 do capítulo 3 de João hoje.", "Leia o versículo 16 do capítulo 3 de João hoje.", J16],
+  ["Roman chapter", "Leia Jo III, 16 hoje.", "Leia Jo III, 16 hoje.", J16],
+  ["right-to-left override, shown as it displays", "Leia \u202e61:3 oJ\u202c hoje.", "Leia Jo 3:16 hoje.", J16],
+  ["e seguinte (one verse)", "Leia João 3:16 e seguinte.", "Leia João 3:16 e seguinte.", ["João 3:16", "João 3:17"]],
 ];
 
 const REMOVED: Case[] = [
@@ -73,6 +79,24 @@ const REMOVED: Case[] = [
   ["bare verse right after a removed reference", "Paulo fala disso em Rm 3:99 e no versículo 5.", "Paulo fala disso.", []],
   ["bare verse later after a removed reference", "Paulo fala disso em Rm 3:99. O versículo 5 diz mais.", "Paulo fala disso. O diz mais.", []],
   ["unshown bare verse after a shown reference", "Em João 3:16 lemos. O versículo 30 diz mais.", "Em João 3:16 lemos. O diz mais.", J16],
+  // issue 43, item 7: no part of an unshown reference reaches the reader
+  ["comma before capítulo", "Veja também Apocalipse, capítulo 22, versículo 21.", "", []],
+  ["comma before capítulo, the chapter alone", "Veja também Apocalipse, capítulo 22.", "", []],
+  ["chapter before the book", "Leia no capítulo 22 de Apocalipse, versículo 21, a bênção final.", "Leia a bênção final.", []],
+  ["verse, chapter, then the book", "Leia o versículo 21 do capítulo 22 do Apocalipse hoje.", "Leia hoje.", []],
+  ["chapter before the book, in brackets", "Deus ama (cf. capítulo 22 de Apocalipse). Amém.", "Deus ama. Amém.", []],
+  ["Roman chapter", "Leia Ap XXII, 21 hoje.", "Leia hoje.", []],
+  ["Roman chapter after capítulo", "No capítulo XXII de Apocalipse, lemos sobre o rio.", "lemos sobre o rio.", []],
+  ["right-to-left override displaying Ap 22:21", "Leia \u202e12:22 pA\u202c hoje.", "Leia hoje.", []],
+  ["right-to-left letter reordering the digits", "Leia Ap \u05d022:21 hoje.", "Leia hoje.", []],
+  ["Arabic tatweel reordering the digits", "Leia Ap \u064022:21 hoje.", "Leia hoje.", []],
+  ["a right-to-left mark after it", "Veja Rm 3:99\u200f.", "", []],
+  ["e seguintes claims verses not shown", "Leia João 3:16 e seguintes hoje.", "Leia João 3:16 hoje.", J16],
+  ["chapter, comma, verse", "Veja Apocalipse 22, 21.", "", []],
+  ["chapter, then no versículo", "Leia Apocalipse 22, no versículo 21, hoje.", "Leia hoje.", []],
+  ["apocrypha after its numbers", "Leia o capítulo 3 de Tobias, versículo 4, hoje.", "Leia hoje.", []],
+  ["pseudepigrapha, verse first", "Leia o versículo 9 do capítulo 1 de Enoque hoje.", "Leia hoje.", []],
+  ["a connector alone at the start of the sentence", "Amém. No capítulo 2 de 1 Macabeus lemos.", "Amém. lemos.", []],
 ];
 
 const DEBRIS: Case[] = [
@@ -82,6 +106,9 @@ const DEBRIS: Case[] = [
   ["empty backticks", "Use `Rm 3:99` como base.", "Use como base.", []],
   ["emphasis around all of it", "Leia **Rm 3:99** e ore.", "Leia e ore.", []],
   ["parentheses with a lead-in", "Deus ama (cf. Rm 3:99).", "Deus ama.", []],
+  ["pointer with também", "Veja também Jo 3:99. Amém.", "Amém.", []],
+  ["no Veja 21. left", "Veja Apocalipse 22, 21. Amém.", "Amém.", []],
+  ["an embedding's controls dropped, its text as written", "Leia \u202b22:21 Ap\u202c hoje.", "Leia 22:21 Ap hoje.", []],
 ];
 
 function stream(text: string, size: number): { text: string; citations: string[] } {

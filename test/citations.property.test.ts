@@ -41,8 +41,9 @@ describe("citation check: generated answers (seeded)", () => {
 
 describe("citation stream: the held-back tail stays bounded", () => {
   it("holds back at most a reference in progress, with the new continuations too", () => {
+    // "e seguintes" claims the two verses after 3:16: the window shows them
     const shown = new ShownVerses([
-      { book: "JHN", chapter: 3, verse: 16, verseEnd: 16, windowRefs: [{ book: "JHN", chapter: 3, verse: 17 }] },
+      { book: "JHN", chapter: 3, verse: 16, verseEnd: 16, windowRefs: [{ book: "JHN", chapter: 3, verse: 17 }, { book: "JHN", chapter: 3, verse: 18 }] },
     ]);
     // nothing here is removed, so what is released is a prefix of what was pushed
     const prose =

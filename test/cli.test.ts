@@ -4,7 +4,7 @@ import { realBibleIndex, ROOT } from "./support/bible-index.js";
 import { storeEnvFor } from "./support/store.js";
 import { pastorFromSources, type CliRun } from "./support/cli.js";
 import { tempDir, writeFile } from "./support/usfx.js";
-import { careNotice } from "../src/core/grounding/crisis.js";
+import { careNotice } from "../src/core/reading/crisis.js";
 
 let dataDir: string;
 beforeAll(async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { buildVersification } from "../src/core/bible/references.js";
 import { formatDocumentCitation } from "../src/core/documents/citation.js";
+import { CollectionAnswerCheck, checkCollectionAnswer, existingVerses } from "../src/core/grounding/collection-answer-check.js";
 import type { DocumentHit } from "../src/core/documents/types.js";
 import {
   DocumentCitationStreamFilter,
@@ -597,5 +599,45 @@ describe("checkDocumentCitations: pages written in prose", () => {
       out += filter.end();
       expect(out).toBe(expected);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A collection's answer: Bible references checked too (issue 43, item 4)
+// ---------------------------------------------------------------------------------------------
+
+describe("CollectionAnswerCheck: the Bible references of a collection's answer", () => {
+  // Apocalipse 22 has 21 verses, João 3 has 36 (a hand-made versification of the books used here)
+  const versification = buildVersification([
+    ...Array.from({ length: 21 }, (_, i) => ({ book: "REV", chapter: 22, verse: i + 1 })),
+    ...Array.from({ length: 36 }, (_, i) => ({ book: "JHN", chapter: 3, verse: i + 1 })),
+  ]);
+  const collection = (text: string) => checkCollectionAnswer(text, PASSAGES, versification);
+
+  it.each<[string, string, string, string[]]>([
+    ["the model's repro", "Leia Apocalipse 22:21 e João 3:99 [1].", `Leia Apocalipse 22:21 [${C1}].`, ["João 3:99"]],
+    ["an existing verse stays as written, not cited", "Como em João 3:16, Deus ama [2].", `Como em João 3:16, Deus ama [${C2}].`, []],
+    ["a chapter that does not exist", "Veja Apocalipse 23:1. Amém [3].", `Amém [${C3}].`, ["Apocalipse 23:1"]],
+    ["a book outside the canon", "Segundo Tobias 3:4, Deus ouve [1].", `Deus ouve [${C1}].`, ["Tobias 3:4"]],
+    ["a form of item 7 that does not exist", "Leia o versículo 40 do capítulo 3 de João hoje.", "Leia hoje.", ["versículo 40 do capítulo 3 de João"]],
+    ["an invented excerpt next to it", "Apocalipse 22:21 [7].", "Apocalipse 22:21.", ["[7]"]],
+  ])("%s", (_name, answer, expected, removed) => {
+    const result = collection(answer);
+    expect(result.text).toBe(expected);
+    expect(result.removed).toEqual(removed);
+    // never a verse among the answer's citations: the browser shows it as plain text
+    expect(result.citations.every((c) => [C1, C2, C3].includes(c))).toBe(true);
+    for (const size of [1, 2, 5]) {
+      const filter = new CollectionAnswerCheck(PASSAGES, versification);
+      let out = "";
+      for (let i = 0; i < answer.length; i += size) out += filter.push(answer.slice(i, i + size));
+      out += filter.end();
+      expect(out).toBe(expected);
+    }
+  });
+
+  it("removes every Bible reference while the Bible's versification is not known", () => {
+    expect(checkCollectionAnswer("Leia Apocalipse 22:21 hoje [1].", PASSAGES, undefined).text).toBe(`Leia hoje [${C1}].`);
+    expect(existingVerses(undefined).covers({ book: "JHN", chapterStart: 3, chapterEnd: 3, verseStart: 16, verseEnd: 16 })).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * Follow-up questions (src/core/retrieval/follow-up.ts): a message that points back or only
+ * Follow-up questions (src/core/reading/follow-up.ts): a message that points back or only
  * converses is searched with the asker's last question that stood on its own; a message with
  * a subject of its own, or the first of a conversation, is searched as written.
  */
 import { describe, expect, it } from "vitest";
-import { isFollowUp, retrievalQuery } from "../src/core/retrieval/follow-up.js";
+import { isFollowUp, retrievalQuery } from "../src/core/reading/follow-up.js";
 import type { ChatTurn } from "../src/core/chat/llm.js";
 
 const asked = (...questions: string[]): ChatTurn[] => questions.flatMap((content) => [{ role: "user" as const, content }, { role: "assistant" as const, content: "Uma resposta (Mateus 5:44)." }]);

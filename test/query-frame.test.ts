@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameWordsOf, withoutFrameWords } from "../src/core/retrieval/query-frame.js";
+import { frameWordsOf, withoutFrameWords } from "../src/core/reading/frames.js";
 import { lsaTerms } from "../src/core/index/lsa.js";
 import { analyze } from "../src/core/analysis/index.js";
 

@@ -507,6 +507,69 @@ describe("validateReference / expandReference", () => {
   });
 });
 
+describe("forms a model writes (issue 43): the book after its numbers, Roman chapters, a comma before 'capítulo'", () => {
+  it.each<[string, Array<[string, string]>]>([
+    ["Veja também Apocalipse, capítulo 22, versículo 21.", [["Apocalipse, capítulo 22, versículo 21", "Apocalipse 22:21"]]],
+    ["Veja também Apocalipse, capítulo 22.", [["Apocalipse, capítulo 22", "Apocalipse 22"]]],
+    ["Leia no capítulo 22 de Apocalipse, versículo 21, a bênção.", [["capítulo 22 de Apocalipse, versículo 21", "Apocalipse 22:21"]]],
+    ["Leia o versículo 21 do capítulo 22 do Apocalipse hoje.", [["versículo 21 do capítulo 22 do Apocalipse", "Apocalipse 22:21"]]],
+    ["os versículos 1 a 3 do capítulo 5 de Mateus", [["versículos 1 a 3 do capítulo 5 de Mateus", "Mateus 5:1-3"]]],
+    ["os vv. 4-7 do cap. 13 de 1 Coríntios", [["vv. 4-7 do cap. 13 de 1 Coríntios", "1 Coríntios 13:4-7"]]],
+    ["o versículo 21 de Apocalipse 22 diz", [["versículo 21 de Apocalipse 22", "Apocalipse 22:21"]]],
+    ["o versículo 3 de Judas diz", [["versículo 3 de Judas", "Judas 1:3"]]],
+    ["no capítulo 3 do livro de Jó", [["capítulo 3 do livro de Jó", "Jó 3"]]],
+    ["no capítulo 3 do Evangelho de João", [["capítulo 3 do Evangelho de João", "João 3"]]],
+    ["no capítulo 8 da carta aos Romanos", [["capítulo 8 da carta aos Romanos", "Romanos 8"]]],
+    ["no capítulo 13 de I Coríntios", [["capítulo 13 de I Coríntios", "1 Coríntios 13"]]],
+    ["no capítulo XXII de Apocalipse", [["capítulo XXII de Apocalipse", "Apocalipse 22"]]],
+    ["Leia Ap XXII, 21 hoje.", [["Ap XXII, 21", "Apocalipse 22:21"]]],
+    ["Leia Ap XXII:21-23.", [["Ap XXII:21-23", "Apocalipse 22:21-23"]]],
+    ["Leia Sl CXIX.105.", [["Sl CXIX.105", "Salmos 119:105"]]],
+    ["Leia Ap XXII, v. 21.", [["Ap XXII, v. 21", "Apocalipse 22:21"]]],
+    ["Apocalipse, capítulo XXII", [["Apocalipse, capítulo XXII", "Apocalipse 22"]]],
+  ])("%j", (text, expected) => {
+    expect(found(text)).toEqual(expected);
+  });
+
+  it.each<[string, Array<[string, string]>]>([
+    ["o papa João XXIII disse", []], // a regnal number is no chapter
+    ["Pio XII, 3 vezes", []],
+    ["Leia Ap xxii, 21", []], // a Roman chapter is written in capitals
+    ["Leia Sl CXXXXX, 3", []], // not a Roman numeral
+    ["Leia Sl CLI, 3", []], // over 150
+    ["no capítulo 2 de Os Lusíadas", []], // "Os" needs a verse, a capital and nothing after it
+    ["no capítulo 3 de sua vida", []],
+    ["no capítulo 3 do livro", []],
+    ["o versículo 5 diz", []],
+    ["capítulo 3, versículo 16", []], // no book
+    ["no capítulo 3 de Dom Casmurro", []],
+    ["o versículo 21 de Apocalipse 22:3", [["Apocalipse 22:3", "Apocalipse 22:3"]]], // only the usual form is read
+  ])("%j is not read as one of these forms", (text, expected) => {
+    expect(found(text)).toEqual(expected);
+  });
+
+  it.each<[string, string]>([
+    ["Leia no capítulo 22", "capítulo 22"],
+    ["Leia no capítulo 22 de", "capítulo 22 de"],
+    ["Leia no capítulo 22 de Apo", "capítulo 22 de Apo"],
+    ["Leia o versículo 21 do", "versículo 21 do"],
+    ["Leia o versículo 21 do capítulo 22 do Apocalipse", "versículo 21 do capítulo 22 do Apocalipse"],
+    ["Leia o vers", "vers"],
+    ["Leia o ver", "ver"],
+    ["Leia Apocalipse,", "Apocalipse,"],
+    ["Leia Apocalipse, cap", "Apocalipse, cap"],
+    ["Leia Ap XX", "Ap XX"],
+    ["Leia Ap XXII, ", "Ap XXII, "],
+  ])("streaming: %j holds back %j", (text, tail) => {
+    expect(referencePrefixLength(text)).toBe(tail.length);
+    expect(text.endsWith(tail)).toBe(true);
+  });
+
+  it.each(["Leia no capítulo 22 de sua", "no capítulo 3 de Dom Casmurro ", "o papa João XXIII disse"])("streaming: %j holds back nothing", (text) => {
+    expect(referencePrefixLength(text)).toBe(0);
+  });
+});
+
 describe("referencePrefixLength", () => {
   it.each<[string, string]>([
     ["veja Jo", "Jo"],

@@ -7,8 +7,9 @@ import { readSettings } from "../src/config/settings.js";
 import { tempDir } from "./support/usfx.js";
 import { analyzeTokens, analyzeWord } from "../src/core/analysis/index.js";
 import { contentTokens, CUE_PREFIX, nameShares, passageCoverage, scopeFeatures, textVocabulary, wordEvidence, FEATURE_NAMES, type WordEvidence } from "../src/core/retrieval/scope/features.js";
-import { decideScope, faithWordsOf, type ScopeModel } from "../src/core/retrieval/scope/gate.js";
-import { fitLogistic, predict } from "../src/core/retrieval/scope/logistic.js";
+import { decideScope, type ScopeModel } from "../src/core/retrieval/scope/gate.js";
+import { faithWordsOf } from "../src/core/reading/faith-words.js";
+import { fitLogistic, predict } from "../src/core/reading/logistic.js";
 import { parseTopicRows, TopicLexicon } from "../src/core/retrieval/scope/topics.js";
 import { openBibleEngine, ROOT } from "./support/bible-index.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
-import { recallsStory } from "../src/core/retrieval/query-frame.js";
+import { recallsStory } from "../src/core/reading/frames.js";
 import { openBibleEngine } from "./support/bible-index.js";
 
 const refs = (response: SearchResponse) => response.results.map((r) => r.ref);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { derivationalRoot } from "../src/core/retrieval/lexical-side.js";
-import { asksForGuidance, isSituation, pointsAtText, speaksInFirstPerson, speaksOfSelf, themeOf } from "../src/core/retrieval/query-frame.js";
+import { asksForGuidance, isSituation, pointsAtText, speaksInFirstPerson, speaksOfSelf, themeOf } from "../src/core/reading/frames.js";
 import { withProfiles } from "../src/core/retrieval/stages/profiles.js";
 import { openBibleEngine } from "./support/bible-index.js";
 

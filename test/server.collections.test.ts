@@ -111,7 +111,7 @@ describe("collections over the API", () => {
     expect(text).toContain(`[${citation}]`);
     expect(text).not.toContain("[9]");
     expect(text).not.toContain("aula-inventada");
-    expect(events.at(-1)!.data).toEqual({ citations: [citation] });
+    expect(events.at(-1)!.data).toEqual({ citations: [citation], kind: "question" });
     // The model was shown the excerpts as data, numbered.
     const prompt = provider.requests.at(-1)!;
     expect(prompt.messages.at(-1)!.content).toContain('<trecho n="1"');

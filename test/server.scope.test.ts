@@ -63,7 +63,7 @@ describe("off-topic questions through /api/chat", () => {
         const sources = events[0]!.data as { conversationId: string; sources: unknown[]; scope: { inScope: boolean; doubtful: boolean; reasons: { rule: string } } };
         expect(sources).toMatchObject({ conversationId: expect.stringMatching(ISSUED_CONVERSATION_ID), sources: [], scope: { inScope: false, doubtful: false, reasons: { rule: "model" } } });
         expect(body).toContain(`event: token\ndata: ${JSON.stringify({ text: OUT_OF_SCOPE_MESSAGE })}\n\n`);
-        expect(body.endsWith('event: done\ndata: {"citations":[],"refusal":"out_of_scope"}\n\n')).toBe(true);
+        expect(body.endsWith('event: done\ndata: {"citations":[],"kind":"out_of_scope","refusal":"out_of_scope"}\n\n')).toBe(true);
       }
     });
   });
@@ -86,7 +86,7 @@ describe("off-topic questions through /api/chat", () => {
       await withServer(provider, async (server) => {
         for (const message of OFF_TOPIC) {
           const events = parseSse(await (await postChat(server.url, { message })).text());
-          expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], refusal: "out_of_scope" } });
+          expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], kind: "out_of_scope", refusal: "out_of_scope" } });
         }
         expect(fake.requests).toHaveLength(0);
         // The same server still calls the provider for a real question (the gate runs first, the prompt's refusal stays second).
@@ -108,7 +108,7 @@ describe("worldly but pastoral questions are answered", () => {
       const sources = (events[0]!.data as { sources: unknown[]; scope?: unknown }).sources;
       expect(sources.length).toBeGreaterThan(0);
       expect((events[0]!.data as { scope?: unknown }).scope).toBeUndefined();
-      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [] } });
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], kind: expect.any(String) as unknown } });
       expect(provider.requests).toHaveLength(1);
     });
   });
@@ -117,7 +117,7 @@ describe("worldly but pastoral questions are answered", () => {
     const provider = new ScriptedProvider(["não deveria ser chamado"]);
     await withServer(provider, async (server) => {
       const events = parseSse(await (await postChat(server.url, { message: "o que é que nós somos" })).text());
-      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], refusal: "no_evidence" } });
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], kind: "no_evidence", refusal: "no_evidence" } });
       expect(provider.requests).toHaveLength(0);
     });
   });
@@ -160,7 +160,7 @@ describe("the gate on a document collection", () => {
       expect(refused.map((event) => event.event)).toEqual(["sources", "token", "done"]);
       expect(refused[0]!.data).toMatchObject({ collection: "exemplo", sources: [], scope: { inScope: false } });
       expect(refused[1]!.data).toEqual({ text: documentOutOfScopeMessage("exemplo") });
-      expect(refused[2]!.data).toEqual({ citations: [], refusal: "out_of_scope" });
+      expect(refused[2]!.data).toEqual({ citations: [], kind: "out_of_scope", refusal: "out_of_scope" });
       expect(provider.requests).toHaveLength(0);
       const answered = parseSse(await (await postChat(server.url, { message: "o que é a Trindade?", collection: "exemplo" })).text());
       expect((answered[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
@@ -178,7 +178,7 @@ describe("small talk through /api/chat", () => {
       expect(body).toBe(
         `event: sources\ndata: {"conversationId":"${conversationIdOf(body)}","sources":[]}\n\n` +
           `event: token\ndata: ${JSON.stringify({ text: smallTalkReply("greeting") })}\n\n` +
-          'event: done\ndata: {"citations":[],"smallTalk":"greeting"}\n\n',
+          'event: done\ndata: {"citations":[],"kind":"small_talk","smallTalk":"greeting"}\n\n',
       );
       for (const [message, kind] of [
         ["muito obrigada pela ajuda!", "thanks"],
@@ -187,13 +187,13 @@ describe("small talk through /api/chat", () => {
       ] as const) {
         const events = parseSse(await (await postChat(server.url, { message })).text());
         expect(events[1]!.data, message).toEqual({ text: smallTalkReply(kind) });
-        expect(events[2]!.data, message).toEqual({ citations: [], smallTalk: kind });
+        expect(events[2]!.data, message).toEqual({ citations: [], kind: "small_talk", smallTalk: kind });
       }
       expect(provider.requests).toHaveLength(0);
       // A greeting followed by a question is a question: searched and answered by the model.
       const events = parseSse(await (await postChat(server.url, { message: "bom dia, o que Jesus disse sobre amar os inimigos?" })).text());
       expect((events[0]!.data as { sources: unknown[] }).sources.length).toBeGreaterThan(0);
-      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [] } });
+      expect(events.at(-1)).toEqual({ event: "done", data: { citations: [], kind: "question" } });
       expect(provider.requests).toHaveLength(1);
     });
   });
@@ -219,7 +219,7 @@ describe("small talk through /api/chat", () => {
       expect(events.map((event) => event.event)).toEqual(["sources", "token", "done"]);
       expect(events[0]!.data).toMatchObject({ collection: "exemplo", sources: [] });
       expect(events[1]!.data).toEqual({ text: smallTalkReply("greeting", "exemplo") });
-      expect(events[2]!.data).toEqual({ citations: [], smallTalk: "greeting" });
+      expect(events[2]!.data).toEqual({ citations: [], kind: "small_talk", smallTalk: "greeting" });
       expect(provider.requests).toHaveLength(0);
     });
   });

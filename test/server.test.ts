@@ -74,7 +74,7 @@ describe("POST /api/chat", () => {
       expect(body).toBe(
         `event: sources\ndata: {"conversationId":"${conversationIdOf(body)}","sources":[]}\n\n` +
           `event: token\ndata: ${JSON.stringify({ text: NO_EVIDENCE_MESSAGE })}\n\n` +
-          'event: done\ndata: {"citations":[],"refusal":"no_evidence"}\n\n',
+          'event: done\ndata: {"citations":[],"kind":"no_evidence","refusal":"no_evidence"}\n\n',
       );
       expect(provider.requests).toHaveLength(0);
     });

@@ -1,10 +1,10 @@
 /**
- * Small talk (src/core/retrieval/small-talk.ts, the replies in src/core/chat/small-talk.ts): messages that only greet, thank, bless or say
+ * Small talk (src/core/reading/small-talk.ts, the replies in src/core/chat/small-talk.ts): messages that only greet, thank, bless or say
  * goodbye are recognised whatever their case, accents, punctuation, emoji and forms of
  * address; a message with any other word is a question and is left alone.
  */
 import { describe, expect, it } from "vitest";
-import { smallTalkOf, withoutSmallTalk, type SmallTalk } from "../src/core/retrieval/small-talk.js";
+import { smallTalkOf, withoutSmallTalk, type SmallTalk } from "../src/core/reading/small-talk.js";
 import { smallTalkReply } from "../src/core/chat/small-talk.js";
 import { scanReferences } from "../src/core/grounding/reference-scan.js";
 

@@ -74,6 +74,7 @@ const corpus: VerseCorpus = {
   crossLinks,
   topics: undefined,
   stories: undefined,
+  knowledge: undefined,
   docAt: (_source, book, chapter, verse) => {
     const doc = docOf(`${book} ${chapter}:${verse}`);
     return doc >= 0 ? doc : undefined;
@@ -181,15 +182,16 @@ describe("the refinement and its trace", () => {
     const first = firstFusion([["GEN 1:1", 4], ["GEN 1:3", 3]], ["GEN 1:3"]);
     const t = trace();
     const ranked = refineFusion(contextFor(first, "haja luz"), first, VERSE_SOURCES, [readerPrior, belowSeeds, confidentLexical], t);
-    expect(t.entries.map((entry) => entry.stage)).toEqual(["crossref", "context", "theme", "topic", "story", "passage", "fusion", "reader-prior", "below-seeds", "confident-lexical"]);
+    expect(t.entries.map((entry) => entry.stage)).toEqual(["crossref", "context", "theme", "topic", "story", "passage", "knowledge", "fusion", "reader-prior", "below-seeds", "confident-lexical"]);
     // Seeds GEN 1:3 (first) and GEN 1:1 (second): 20 / 1 and 40 / 2 tie, 12 / 2 next, GEN 2:1's 3 votes are too few.
     expect(t.entries[0]).toMatchObject({ stage: "crossref", weight: 0.5, added: 3, first: ["JHN 1:1", "JHN 1:5", "JHN 1:3"], minVotes: 5 });
     expect(t.entries[1]).toMatchObject({ stage: "context", weight: 0.2, span: 2 });
     expect(t.entries[1]!.first).toEqual(expect.arrayContaining(["GEN 1:2", "GEN 1:5"]));
     expect(t.entries[2]).toEqual({ stage: "theme", added: 0, theme: "haja luz", depth: 200 });
-    expect(t.entries[6]).toMatchObject({ stage: "fusion", lists: ["lexical", "dense", "crossref", "context"] });
+    expect(t.entries[6]).toEqual({ stage: "knowledge", added: 0 });
+    expect(t.entries[7]).toMatchObject({ stage: "fusion", lists: ["lexical", "dense", "crossref", "context"] });
     // BM25's first hit scores 4 ≥ 1.2 × 3: a quotation, kept first.
-    expect(t.entries[9]).toMatchObject({ stage: "confident-lexical", confident: true });
+    expect(t.entries[10]).toMatchObject({ stage: "confident-lexical", confident: true });
     expect(key(ranked[0]!.item.doc)).toBe("GEN 1:1");
     // A verse the cross references lifted stays below the verse that linked it.
     const order = ranked.map((item) => key(item.item.doc));

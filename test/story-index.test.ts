@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadStories, STORIES_FILE } from "../src/app/retrieval/topics-file.js";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
-import { storyTerms } from "../src/core/retrieval/query-frame.js";
+import { storyTerms } from "../src/core/reading/frames.js";
 import { TopicalIndex, type Topic } from "../src/core/retrieval/topical-index.js";
 import { expectEntriesInCorpus, openBibleEngine, ROOT } from "./support/bible-index.js";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTopics, TOPICS_FILE } from "../src/app/retrieval/topics-file.js";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { parseTopicsFile, TopicalIndex, TopicFileError, topicVerses, type Topic, type TopicSelection } from "../src/core/retrieval/topical-index.js";
-import { asksForGuidance, isSituation, speaksOfSelf } from "../src/core/retrieval/query-frame.js";
+import { asksForGuidance, isSituation, speaksOfSelf } from "../src/core/reading/frames.js";
 import { expectEntriesInCorpus, openBibleEngine, ROOT } from "./support/bible-index.js";
 import path from "node:path";
 

@@ -295,3 +295,93 @@ describe("streams", () => {
     expect(end.done).toBe(true);
   });
 });
+
+describe("bounds (issue 43): every number and size refused where it enters, with file, line and column", () => {
+  /** One book with the given milestone markup in its chapter, on line 3. */
+  const withLine3 = (markup: string) => `<usfx>\n<book id="JON"><c id="1"/>\n${markup}\n</book></usfx>\n`;
+
+  it.each([
+    ['<c id="400000000"/>', "chapter_out_of_range", 19, 'capítulo "400000000" fora do limite (de 1 a 1.000)'],
+    ['<c id="0"/>', "chapter_out_of_range", 11, 'capítulo "0" fora do limite'],
+    ['<c id="-3"/>', "chapter_out_of_range", 12, 'capítulo "-3" fora do limite'],
+    ['<c id="1001"/>', "chapter_out_of_range", 14, 'capítulo "1001" fora do limite'],
+    ['<c id="99999999999999999999999999"/>', "chapter_out_of_range", 36, 'capítulo "99999999999999999999…" fora do limite'],
+    ['<v id="1001"/>texto', "verse_out_of_range", 14, 'versículo "1001" fora do limite (de 0 a 1.000)'],
+    ['<v id="17-2000000000"/>texto', "bridge_too_long", 23, 'o intervalo de versículos "17-2000000000" passa de 100 versículos'],
+    ['<v id="1-101"/>texto', "bridge_too_long", 15, "passa de 100 versículos"],
+    ['<v id="950-1010"/>texto', "verse_out_of_range", 18, 'versículo "950-1010" fora do limite'],
+  ] as const)("%s → %s at line 3", async (markup, code, column, detail) => {
+    const error = await failure(collect(parseUsfx(chunks(withLine3(markup)), { source: "jonas.usfx.xml" })));
+    expectError(error, code, "jonas.usfx.xml");
+    expect([error.line, error.column]).toEqual([3, column]);
+    expect(error.message).toContain(detail);
+  });
+
+  it("keeps what is within them: chapter 1000, verse 1000, a bridge of 100, verse 0", async () => {
+    const verses = await collect(
+      parseUsfx(chunks(withLine3('<v id="0"/>título <c id="1000"/><v id="1000"/>fim <v id="1-100"/>ponte')), { source: "ok.xml" }),
+    );
+    expect(verses.map((v) => [v.chapter, v.verse, v.verseEnd])).toEqual([
+      [1, 0, 0],
+      [1000, 1000, 1000],
+      [1000, 1, 100],
+    ]);
+  });
+
+  it("refuses a file of more verses than the limit at the first verse past it, without reading on", async () => {
+    let pulled = 0;
+    async function* manyVerses(): AsyncGenerator<string> {
+      yield '<usfx><book id="PSA"><c id="1"/>\n';
+      // 15 million tiny verses, 1,000 a chunk: the parser must stop long before the end.
+      for (pulled = 0; pulled < 15_000; pulled++) yield `${'<v id="1"/>a'.repeat(1_000)}\n`;
+      yield "</book></usfx>";
+    }
+    const started = performance.now();
+    const error = await failure(collect(parseUsfx(manyVerses(), { source: "muitos.xml" })));
+    expectError(error, "too_many_verses", "muitos.xml");
+    expect(error.message).toMatch(/^muitos\.xml:102:\d+: USFX grande demais: mais de 100\.000 versículos no arquivo$/);
+    expect(pulled).toBe(100);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("refuses a verse, a title, a book code, the file's verse text, the nesting, a pending construct and the file past their limits", async () => {
+    const parse = (text: string, limits: Parameters<typeof parseUsfx>[1]["limits"]) => failure(collect(parseUsfx(chunks(text), { source: "grande.xml", limits })));
+    const longVerse = await parse(withLine3(`<v id="1"/>${"palavra ".repeat(20)}`), { verseChars: 100 });
+    expectError(longVerse, "too_large", "grande.xml");
+    expect(longVerse.message).toContain("o versículo JON 1:1 passa de 100 caracteres");
+    const longTitle = await parse(`<usfx><book id="JON"><h>${"J".repeat(200)}</h></book></usfx>`, { titleChars: 100 });
+    expect(longTitle.message).toContain("um título de livro passa de 100 caracteres");
+    const code = await parse(`<usfx><book id="${"J".repeat(2_000)}"></book></usfx>`, {});
+    expect(code.code).toBe("not_usfx");
+    expect(code.message).toBe('grande.xml:1:2018: USFX inválido: código de livro "JJJJJJJJJJJJJJJJJJJJ…" longo demais (no máximo 16 caracteres)');
+    const message = await parse(`<usfx><${"n".repeat(5_000)}></usfx>`, {});
+    expect(message.code).toBe("xml_malformed");
+    expect(message.message.length).toBeLessThan(400);
+    const text = await parse(withLine3(`<v id="1"/>${"a".repeat(60)}<v id="2"/>${"b".repeat(60)}`), { textChars: 100 });
+    expect(text.message).toContain("mais de 100 caracteres de texto de versículos no arquivo");
+    const deep = await parse(withLine3(`${"<q>".repeat(40)}`), { depth: 32 });
+    expect(deep.message).toContain("mais de 32 elementos abertos ao mesmo tempo");
+    expect(deep.line).toBe(3);
+    const comment = await parse(withLine3(`<!-- ${"<>".repeat(500)} -->`), { pendingChars: 500 });
+    expect(comment.message).toContain("mais de 500 caracteres sem completar uma marcação, um texto ou um comentário");
+    const attributes = await parse(withLine3(`<v id="1" ${Array.from({ length: 100 }, (_, i) => `a${i}="x"`).join(" ")}/>`), { pendingChars: 500 });
+    expect(attributes.code).toBe("too_large");
+    const file = await parse(withLine3(`<rem>${"x".repeat(300)}</rem>`.repeat(10)), { fileChars: 1_000 });
+    expect(file.message).toContain("o arquivo passa de 1.000 caracteres");
+  });
+
+  it("stops a gzip bomb at once: 1 GB of one text run in a 1 MB .gz", async () => {
+    // One run of text with no markup, which the XML parser would hold whole; gzip members concatenated (gunzip reads them as one stream).
+    const member = gzipSync(Buffer.alloc(1 << 20, "a"), { level: 9 });
+    const bomb = Buffer.concat([gzipSync('<usfx><book id="GEN"><c id="1"/><v id="1"/>'), ...Array<Buffer>(1024).fill(member), gzipSync("<ve/></book></usfx>")]);
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    const path = await writeTmp("bomba.xml.gz", bomb);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const error = await failure(loadUsfxFile(path));
+    expectError(error, "too_large", "bomba.xml");
+    expect(error.message).toContain("mais de 1.000.000 caracteres sem completar uma marcação, um texto ou um comentário");
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(50 * 1024 * 1024);
+  });
+});

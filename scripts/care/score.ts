@@ -1,5 +1,5 @@
 /**
- * How the reading of a person at risk (src/core/grounding/crisis.ts) does on a labelled set:
+ * How the reading of a person at risk (src/core/reading/crisis.ts) does on a labelled set:
  *
  *   npx tsx scripts/care/score.ts eval/crisis-blind4.jsonl [--show] [--patterns-only]
  *
@@ -12,7 +12,7 @@
  * classifiers (as before they were fitted).
  */
 import { readFileSync } from "node:fs";
-import { crisisOf } from "../../src/core/grounding/crisis.js";
+import { crisisOf } from "../../src/core/reading/crisis.js";
 
 interface Row {
   id: string;

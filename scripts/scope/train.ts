@@ -18,7 +18,7 @@ import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { loadSettings, openStore } from "../../src/app/runtime.js";
 import { CUE_PREFIX, FEATURE_NAMES } from "../../src/core/retrieval/scope/features.js";
 import { SCOPE_EVIDENCE_DEPTH, scopeEvidence } from "../../src/core/retrieval/scope/gate.js";
-import { fitLogistic, predict } from "../../src/core/retrieval/scope/logistic.js";
+import { fitLogistic, predict } from "../../src/core/reading/logistic.js";
 import { findProjectRoot } from "../../src/project-root.js";
 
 /**

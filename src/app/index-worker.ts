@@ -9,7 +9,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { openIndexStore, type StoreConfig } from "../adapters/index/open.js";
 import { StoreError, type StoreErrorCode } from "../adapters/index/store.js";
-import { indexCorpus, type IndexProgress, type IndexSummary } from "./index/indexer.js";
+import { indexCorpus, type IndexError, type IndexProgress, type IndexSummary } from "./index/indexer.js";
 import { parseDenseChoice } from "./index/dense.js";
 import { snapshotAfterIndexing } from "./retrieval/engine-snapshot.js";
 
@@ -24,6 +24,8 @@ export interface IndexJob {
   lockTtlMs?: number;
   /** Save the snapshots once the index is written (SNAPSHOTS). */
   snapshots?: boolean;
+  /** Files that failed before: not parsed again while their content is the same (`IndexOptions.knownFailures`). */
+  knownFailures?: IndexError[];
 }
 
 export type WorkerMessage =
@@ -43,6 +45,7 @@ async function run(job: IndexJob): Promise<void> {
       batchSize: job.batchSize,
       dense: parseDenseChoice(job.embeddingModel),
       lockTtlMs: job.lockTtlMs,
+      knownFailures: job.knownFailures,
       onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
       ...(job.snapshots === false ? {} : { onIndexed: () => snapshotAfterIndexing(opened) }),
     });

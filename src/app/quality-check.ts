@@ -8,9 +8,9 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { crisisOf } from "../core/grounding/crisis.js";
+import { crisisOf } from "../core/reading/crisis.js";
 import { parseEvalFile } from "../core/retrieval/eval.js";
-import { retrievalQuery } from "../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../core/reading/follow-up.js";
 import type { SearchEngine } from "../core/retrieval/engine.js";
 import { parseJsonLines } from "../core/sources/jsonl.js";
 import {
@@ -76,7 +76,13 @@ async function retrievalSet(engine: SearchEngine, text: string, set: RegisteredS
     const history = query.previous === undefined ? [] : [{ role: "user" as const, content: query.previous }];
     const response = await engine.search(retrievalQuery(query.query, history), { k: 10 });
     const ranked = response.results.map((r) => `${r.book} ${r.chapter}:${r.verse}`);
-    outcomes.push({ ranked, refused: response.scope?.inScope === false });
+    const quotation = response.reading?.quotation;
+    outcomes.push({
+      ranked,
+      refused: response.scope?.inScope === false,
+      ...(response.reading ? { kind: response.reading.kind } : {}),
+      ...(quotation ? { verdict: { verdict: quotation.verdict, verses: quotation.verses } } : {}),
+    });
     const scope = response.scope ? `${response.scope.inScope}:${response.scope.outOfScopeProbability.toFixed(8)}` : "";
     hash.update(`${query.query}\n${response.results.map((r) => `${r.ref} ${r.score.toFixed(8)} ${r.via.join(",")}`).join(";")}\n${scope}\n`);
   }

@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads";
 import { GENERATION_KEY, StoreError, type UnitStore, type SourceRecord, type StoreKind } from "../adapters/index/store.js";
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/retrieval/engine.js";
-import type { IndexProgress, IndexSummary } from "./index/indexer.js";
+import type { IndexError, IndexProgress, IndexSummary } from "./index/indexer.js";
 import type { IndexJob, WorkerMessage } from "./index-worker.js";
 import { localAnswerEngine, type AnswerEngine } from "./grounding/answer-engine.js";
 import { loadEngine, type LoadOptions, type SnapshotUse } from "./retrieval/load-engine.js";
@@ -19,7 +19,12 @@ export interface ServiceStatus {
   indexing: boolean;
   progress: IndexProgress | null;
   lastIndex: { finishedAt: string; ms: number; versesIndexed: number; vectorsComputed: number } | null;
-  errors: { file?: string; code?: string; message: string }[];
+  /**
+   * What failed in the last indexing (a corpus file: its name, the line and column, the
+   * message; `unchanged` when the same content had failed before and was not parsed again),
+   * or in loading its result (the index that was serving goes on serving).
+   */
+  errors: ServiceError[];
   dense: { enabled: boolean; model: string | null; reason: string | null };
   lexicalReady: boolean;
   /** The store the index lives in; with a shared store (Chroma), whether it answers. */
@@ -29,6 +34,8 @@ export interface ServiceStatus {
   /** How the engine serving now was loaded: from the index's snapshot, or built from the index (why, and whether a new snapshot was saved); null before the first load. */
   snapshot: SnapshotUse | null;
 }
+
+export type ServiceError = { message: string; code?: string } & Partial<Pick<IndexError, "file" | "line" | "column" | "unchanged">>;
 
 /** Why the shared store cannot be used right now (Portuguese, safe to show: no address). */
 export interface StoreProblem {
@@ -72,7 +79,9 @@ export class SearchService {
   private finishing = false;
   private progress: IndexProgress | null = null;
   private lastIndex: ServiceStatus["lastIndex"] = null;
-  private errors: ServiceStatus["errors"] = [];
+  private errors: ServiceError[] = [];
+  /** Corpus files whose content failed to index, by name: not parsed again while their content stays the same. */
+  private readonly failedFiles = new Map<string, IndexError>();
   private reloading: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
   private sources: SourceRecord[] = [];
@@ -221,6 +230,7 @@ export class SearchService {
       store: storeConfig(this.settings),
       lockTtlMs: this.settings.INDEX_LOCK_TTL_MS,
       snapshots: this.settings.SNAPSHOTS,
+      knownFailures: [...this.failedFiles.values()].map(({ unchanged: _unchanged, ...failure }) => failure),
     };
     const worker = startAppWorker("index-worker", { workerData: job, stderr: true });
     this.worker = worker;
@@ -237,7 +247,7 @@ export class SearchService {
         this.worker = undefined;
         this.finishing = true;
         void worker.terminate();
-        void this.reload().finally(() => {
+        void this.reloadIndexed().finally(() => {
           this.finishing = false;
           this.notify();
           if (error) reject(error);
@@ -249,12 +259,14 @@ export class SearchService {
           const previous = this.progress?.phase;
           this.progress = message.progress;
           // The lexical side is complete: serve it while vectors are computed.
-          if (previous === "lexical" && message.progress.phase !== "lexical") void this.reload();
+          if (previous === "lexical" && message.progress.phase !== "lexical") void this.reloadIndexed();
           this.notify();
         } else if (message.type === "done") {
           const { ms, versesIndexed, vectorsComputed } = message.summary;
           this.lastIndex = { finishedAt: new Date().toISOString(), ms, versesIndexed, vectorsComputed };
-          this.errors = message.summary.errors.map((e) => ({ file: e.file, code: e.code, message: e.message }));
+          this.errors = message.summary.errors.map(({ sha256: _sha256, ...error }) => error);
+          for (const { message: detail, ...where } of this.errors) this.logger?.warn("corpus file failed", { ...where, detail });
+          this.rememberFailures(message.summary);
           this.progress = { phase: "done", done: message.summary.versesTotal, total: message.summary.versesTotal };
           finish(undefined, message.summary);
         } else {
@@ -275,6 +287,32 @@ export class SearchService {
         }
       });
     });
+  }
+
+  /**
+   * Loads what indexing committed. A load that fails (an index the engine cannot be built
+   * from) never takes the server down: the engine that was serving goes on serving, and the
+   * status says what failed.
+   */
+  private async reloadIndexed(): Promise<void> {
+    try {
+      await this.reload();
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      this.logger?.warn("index load failed", { message: detail });
+      this.errors = [
+        ...this.errors.filter((e) => e.code !== "index_load_failed"),
+        { code: "index_load_failed", message: `O índice novo não pôde ser carregado; o anterior continua respondendo: ${detail}` },
+      ];
+      this.notify();
+    }
+  }
+
+  /** The files that failed, kept while their content stays the same; a file indexed or gone is forgotten. */
+  private rememberFailures(summary: IndexSummary): void {
+    for (const source of summary.sources) if (source.action !== "failed") this.failedFiles.delete(source.file);
+    for (const name of summary.removedSources) this.failedFiles.delete(name);
+    for (const error of summary.errors) this.failedFiles.set(error.file, error);
   }
 
   onChange(listener: () => void): () => void {

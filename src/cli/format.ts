@@ -6,8 +6,8 @@ import type { DocumentSearchResponse } from "../core/retrieval/document-search.j
 import type { ScopeDecision } from "../core/retrieval/scope/gate.js";
 import type { SearchResponse } from "../core/retrieval/engine.js";
 import type { EvalReport } from "../core/retrieval/eval.js";
-import { smallTalkOf } from "../core/retrieval/small-talk.js";
-import { careNotice, crisisOf } from "../core/grounding/crisis.js";
+import { smallTalkOf } from "../core/reading/small-talk.js";
+import { careNotice, crisisOf } from "../core/reading/crisis.js";
 import { printable } from "../core/printable.js";
 
 /*
@@ -18,7 +18,7 @@ import { printable } from "../core/printable.js";
  */
 
 /**
- * A person at risk (core/grounding/crisis.ts) sees, on stderr and before any result, the notice
+ * A person at risk (core/reading/crisis.ts) sees, on stderr and before any result, the notice
  * the chat would show first, with the numbers to call (stdout stays the results, JSON or text).
  */
 export function printCareNotice(question: string): void {

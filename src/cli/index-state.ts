@@ -6,7 +6,8 @@ import { planSync } from "../core/index/sync-plan.js";
 /** The corpus files against the stored index: which are indexed as they are now, which are behind (and why), which left. */
 export interface CorpusComparison {
   fresh: string[];
-  stale: { file: string; reason: string }[];
+  /** `indexed`: the index holds an earlier version of the file whole (what `pastor verses` reads rather than a file that may be broken). */
+  stale: { file: string; reason: string; indexed: boolean }[];
   removed: string[];
 }
 
@@ -20,8 +21,8 @@ export async function compareWithCorpus(store: UnitStore, corpusFiles: readonly 
   plan.steps.forEach(({ id: name, action, indexed }, i) => {
     const { file } = offered[i]!;
     if (action === "keep") comparison.fresh.push(file);
-    else if (indexed?.complete) comparison.stale.push({ file, reason: `${name} mudou desde a última indexação` });
-    else comparison.stale.push({ file, reason: `${name} ainda não foi indexado por inteiro` });
+    else if (indexed?.complete) comparison.stale.push({ file, reason: `${name} mudou desde a última indexação`, indexed: true });
+    else comparison.stale.push({ file, reason: `${name} ainda não foi indexado por inteiro`, indexed: false });
   });
   return comparison;
 }

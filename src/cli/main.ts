@@ -10,7 +10,7 @@ import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrieval/eval.js";
-import { retrievalQuery } from "../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../core/reading/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
@@ -225,6 +225,7 @@ function toSearchJson(response: SearchResponse) {
     mode: response.mode,
     notices: response.notices,
     references: response.references,
+    reading: response.reading,
     scope: response.scope,
     explain: response.explain,
     results: response.results.map((r) => ({
@@ -344,9 +345,12 @@ withExamples(
   const settings = loadSettings();
   const parsed = parseReference(reference);
   if (!parsed.ok) throw new InputError(parsed.message);
-  const verses = lookupVerses(parsed.references, await readPrimaryVerses(settings));
+  const read = await readPrimaryVerses(settings);
+  const verses = lookupVerses(parsed.references, read.verses);
   if (options.json) console.log(printableJson(verses));
   else for (const verse of verses) console.log(`${verse.reference}  ${printable(verse.text)}`);
+  // A changed corpus file could not be read: answered from the index's copy, and exit 1.
+  if (read.failed) process.exitCode = EXIT_INPUT_FAILED;
 });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -13,7 +13,8 @@ import { ReindexConflictError, type SearchService } from "../app/search-service.
 import type { Settings } from "../config/settings.js";
 import type { LlmProvider } from "../core/chat/llm.js";
 import { bookByCode } from "../core/bible/books.js";
-import { expandReference, formatReference, parseReference, validateReference } from "../core/bible/references.js";
+import { MAX_REFERENCE_QUERY_CHARS, MAX_REFERENCE_SPANS, MAX_VERSES_PER_REQUEST } from "../core/bible/reference-limits.js";
+import { type BibleReference, expandReferences, formatReference, parseReference, validateReference } from "../core/bible/references.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { adminGuard } from "./admin.js";
 import { ConversationIds, ConversationSources } from "./conversations.js";
@@ -27,7 +28,6 @@ import { securityHeaders } from "./security-headers.js";
 
 export const MAX_MESSAGE_CHARS = 4000;
 export const MAX_HISTORY_EXCHANGES = 10;
-const MAX_VERSES_PER_REQUEST = 200;
 
 export interface AppDependencies {
   service: SearchService;
@@ -67,6 +67,7 @@ function chatBodySchema(settings: Settings) {
       .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "conversationId deve ter de 1 a 64 letras, números, _ ou -" })
       .optional(),
     collection: z.string({ error: "o campo \"collection\" deve ser um texto" }).max(200, { error: "o campo \"collection\" é longo demais" }).optional(),
+    explain: z.boolean({ error: "o campo \"explain\" deve ser verdadeiro ou falso" }).optional(),
   });
 }
 
@@ -257,7 +258,7 @@ export function createApp(deps: AppDependencies): Hono {
     const collection = parsed.data.collection?.trim() || BIBLE_COLLECTION;
     let planner: AnswerPlanner;
     const controller = new AbortController();
-    const input: ChatInput = { message, history, conversationId, signal: controller.signal };
+    const input: ChatInput = { message, history, conversationId, signal: controller.signal, ...(parsed.data.explain === true ? { explain: true } : {}) };
     if (isBibleCollection(collection)) {
       // The shared store (Chroma) is down: say so as the answer's one event, never answer from a possibly stale index.
       const storeProblem = service.storeProblem;
@@ -279,7 +280,11 @@ export function createApp(deps: AppDependencies): Hono {
         return apiError(c, 503, "collection_not_ready", `A coleção "${collection}" ainda não foi indexada. Tente de novo em instantes.`);
       }
       input.collection = collection;
-      planner = collectionPlanner({ collection, prepare: (question, history, signal) => collections.prepare(collection, question, history, signal) });
+      planner = collectionPlanner({
+        collection,
+        prepare: (question, history, signal) => collections.prepare(collection, question, history, signal),
+        bibleVersification: () => service.answers?.versification,
+      });
     }
 
     // One of LLM_MAX_CONCURRENT slots for the whole answer (search, prompt, model stream);
@@ -349,19 +354,29 @@ export function createApp(deps: AppDependencies): Hono {
   app.get("/api/verses", async (c) => {
     const ref = c.req.query("ref")?.trim();
     if (!ref) return apiError(c, 400, "missing_ref", "Informe a referência em ?ref=, por exemplo ?ref=Jo 3:16-18.");
+    if (ref.length > MAX_REFERENCE_QUERY_CHARS) {
+      return apiError(c, 413, "reference_too_long", `A referência tem ${ref.length} caracteres; o limite é ${MAX_REFERENCE_QUERY_CHARS}. Peça um trecho de cada vez.`);
+    }
     const parsed = parseReference(ref);
     if (!parsed.ok) return apiError(c, 400, "invalid_reference", parsed.message);
+    // The same span named twice is one span ("Sl 23; 23").
+    const spans = uniqueSpans(parsed.references);
+    if (spans.length > MAX_REFERENCE_SPANS) {
+      return apiError(c, 413, "too_many_references", `A consulta pede ${spans.length} trechos; o limite é ${MAX_REFERENCE_SPANS} por consulta.`);
+    }
     const engine = service.answers;
     if (!engine) return apiError(c, 503, "index_not_ready", "O índice ainda está sendo preparado. Tente de novo em instantes.");
     const versification = engine.versification;
-    const coordinates = [];
-    for (const reference of parsed.references) {
+    for (const reference of spans) {
       const validity = validateReference(reference, versification);
       if (!validity.ok) return apiError(c, 404, "reference_not_found", validity.message);
-      coordinates.push(...expandReference(reference, versification));
     }
+    // Counted first, listed only up to the cap: a span of thousands of verses costs a sum.
+    const { verses: coordinates, total } = expandReferences(spans, versification, MAX_VERSES_PER_REQUEST);
+    // Overlapping spans count their shared verses twice in `total`: only a full page says more are left.
+    const truncated = coordinates.length === MAX_VERSES_PER_REQUEST && total > coordinates.length;
     // Looked up in one request (a worker holds the verses when SEARCH_WORKERS ≥ 1).
-    const found = (await engine.versesAt(coordinates)).filter((verse) => verse !== undefined).slice(0, MAX_VERSES_PER_REQUEST);
+    const found = (await engine.versesAt(coordinates)).filter((verse) => verse !== undefined);
     const verses = found.map((verse) => ({
       ref: `${verse.book} ${verse.chapter}:${verse.verse}`,
       reference: formatReference({ book: verse.book, chapterStart: verse.chapter, verseStart: verse.verse, chapterEnd: verse.chapter, verseEnd: verse.verseEnd }),
@@ -382,8 +397,11 @@ export function createApp(deps: AppDependencies): Hono {
       })),
     }));
     return c.json({
-      reference: parsed.references.map(formatReference).join("; "),
+      reference: spans.map(formatReference).join("; "),
       verses,
+      total,
+      truncated,
+      ...(truncated ? { notice: `Mostrando os primeiros ${coordinates.length} de ${total.toLocaleString("pt-BR")} versículos. Peça um trecho menor para ler o restante.` } : {}),
       attribution: "Referências cruzadas: OpenBible.info (CC BY)",
     });
   });
@@ -399,5 +417,16 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   return app;
+}
+
+/** The spans in order, each named once. */
+function uniqueSpans(references: readonly BibleReference[]): BibleReference[] {
+  const seen = new Set<string>();
+  return references.filter((reference) => {
+    const key = `${reference.book} ${reference.chapterStart}:${reference.verseStart ?? ""}-${reference.chapterEnd}:${reference.verseEnd ?? ""}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 

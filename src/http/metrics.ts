@@ -67,7 +67,7 @@ export class Metrics {
   readonly requests = new Counter("pastor_http_requests_total", "HTTP requests answered, by method, route and status.");
   readonly latency = new Histogram("pastor_http_request_duration_seconds", "Time to the response headers, by route.");
   readonly refusals = new Counter("pastor_refusals_total", "Requests refused by a limit, by reason (body_too_large, rate_limited, busy, ...).");
-  /** Answers that began with the care notice (core/grounding/crisis.ts), by kind: counted, never logged per request. */
+  /** Answers that began with the care notice (core/reading/crisis.ts), by kind: counted, never logged per request. */
   readonly careNotices = new Counter("pastor_care_notices_total", "Answers that began with the care notice for a person at risk, by kind (self_harm, violence).");
   readonly llmErrors = new Counter("pastor_llm_errors_total", "Answers that ended in an error event, by code.");
   readonly firstToken = new Histogram(

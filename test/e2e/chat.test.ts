@@ -28,6 +28,7 @@ describe.each([
       expect(await answer.textContent()).toContain("Porque Deus amou o mundo");
       const chip = answer.getByRole("button", { name: "Abrir João 3:16" }).first();
       expect(await chip.isVisible()).toBe(true);
+      await answer.getByText(/Versículos consultados/u).click();
       const cited = answer.locator('li[data-cited="true"]');
       expect(await cited.count()).toBeGreaterThan(0);
       expect(await cited.first().textContent()).toContain("João 3:16");
@@ -72,7 +73,7 @@ describe.each([
       );
       const early = (await answer.locator(".answer").textContent()) ?? "";
       expect(await answer.getAttribute("aria-busy")).toBe("true");
-      expect(await page.getByRole("textbox", { name: "Sua pergunta" }).isDisabled()).toBe(true);
+      expect(await page.getByRole("textbox", { name: "Sua pergunta" }).isDisabled()).toBe(false);
       await screenshot(page, `${device}-05-streaming`);
       await lastAnswerDone(page);
       const full = (await answer.locator(".answer").textContent()) ?? "";
@@ -82,13 +83,14 @@ describe.each([
       expect(await sources.count()).toBeGreaterThan(1);
       expect(await answer.getByText(/Versículos consultados \(\d+\)/u).isVisible()).toBe(true);
       expect(await answer.getByRole("button", { name: /^Abrir / }).count()).toBeGreaterThan(0);
+      await answer.getByText(/Versículos consultados/u).click();
       await screenshot(page, `${device}-06-feelings-answer`, true);
     } finally {
       await context.close();
     }
   });
 
-  it("keeps the conversation after a reload, and 'Nova conversa' clears it", async () => {
+  it("keeps the conversation after a reload, and 'Nova conversa' starts an empty one", async () => {
     const { context, page } = await openApp(browser, server.url, { viewport });
     try {
       await ask(page, "Salmos 23:1");
@@ -119,32 +121,26 @@ describe.each([
 });
 
 describe("layout and status", () => {
-  it("shows the status panel beside the chat on a desktop and behind a button on a phone", async () => {
-    const desktop = await openApp(browser, server.url, { viewport: DESKTOP });
-    try {
-      const panel = desktop.page.getByRole("complementary", { name: "Situação do serviço" });
-      await panel.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor();
-      expect(await panel.getByText("Modo extrativo (sem modelo de linguagem)").isVisible()).toBe(true);
-      expect(await panel.getByText("Por palavras-chave e por significado").isVisible()).toBe(true);
-      expect(await desktop.page.getByRole("contentinfo").textContent()).toContain("Textos bíblicos: Bíblia Livre (BLIVRE)");
-    } finally {
-      await desktop.context.close();
-    }
-
-    const phone = await openApp(browser, server.url, { viewport: PHONE });
-    try {
-      const panel = phone.page.getByRole("complementary", { name: "Situação do serviço" });
-      expect(await panel.isVisible()).toBe(false);
-      const toggle = phone.page.getByRole("button", { name: /Situação/u });
-      await toggle.click();
-      expect(await toggle.getAttribute("aria-expanded")).toBe("true");
-      await panel.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor();
-      await screenshot(phone.page, "phone-09-status-open");
-      // Nothing is wider than the screen.
-      const overflow = await phone.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
-      expect(overflow).toBe(0);
-    } finally {
-      await phone.context.close();
+  it("shows the service's state behind the status indicator, on a desktop and on a phone", async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await openApp(browser, server.url, { viewport });
+      try {
+        const toggle = page.getByRole("button", { name: /^Situação/u });
+        await toggle.click();
+        expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+        const panel = page.getByRole("region", { name: "Situação do serviço" });
+        await panel.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor();
+        expect(await panel.getByText("Por palavras-chave e por significado").isVisible()).toBe(true);
+        expect(await page.getByRole("contentinfo").textContent()).toContain("Textos bíblicos: Bíblia Livre (BLIVRE)");
+        if (viewport === PHONE) {
+          await screenshot(page, "phone-09-status-open");
+          // Nothing is wider than the screen.
+          const overflow = await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+          expect(overflow).toBe(0);
+        }
+      } finally {
+        await context.close();
+      }
     }
   });
 
@@ -207,10 +203,12 @@ describe("a question the Bible does not treat", () => {
       await refusal.waitFor({ timeout: 60_000 });
       expect(await refusal.getAttribute("data-refusal")).toBe("out_of_scope");
       const text = (await refusal.textContent()) ?? "";
-      expect(text).toContain("Fora do que a Bíblia trata");
+      expect(text).toContain("Isso fica fora do que a Bíblia trata");
       expect(text).toContain("eu respondo só a partir da Bíblia");
       expect(await refusal.locator(".sources").count()).toBe(0);
-      expect(await refusal.getByRole("button").count()).toBe(0);
+      // No chip in the reply; its suggestions are buttons that ask them.
+      expect(await refusal.locator(".refusal-box").getByRole("button").count()).toBe(0);
+      expect(await refusal.getByRole("button").count()).toBe(4);
       await screenshot(page, `${device}-20-out-of-scope`);
 
       await ask(page, "estou endividado e desesperado");
@@ -293,6 +291,7 @@ describe("a person at risk", () => {
       expect(text).toContain("Salmos 34:18");
       expect(text).not.toContain("procurais me matar");
       expect(await answer.locator('li[data-cited="true"]').count()).toBeGreaterThan(0);
+      await notice.scrollIntoViewIfNeeded();
       await screenshot(page, "phone-22-care");
       expect(pageProblems(page)).toEqual([]);
     } finally {

@@ -61,21 +61,23 @@ describe("a document collection", () => {
       expect(full.length).toBeGreaterThan(early.length);
       expect(full).toContain("a coleção “exemplo”");
 
-      // The lesson is among the sources, marked cited.
+      // The lesson is among the sources (closed until opened), marked cited.
       expect(await answer.getByText(/Trechos consultados \(\d+\)/u).isVisible()).toBe(true);
+      await answer.getByText(/Trechos consultados/u).click();
       const lesson = answer.locator('li[data-kind="document"]').filter({ has: page.locator(".source-title", { hasText: /^A Trindade$/u }) });
       expect(await lesson.count()).toBe(1);
       expect(await lesson.getAttribute("data-cited")).toBe("true");
       expect(await lesson.getByText(/citado na resposta/u).isVisible()).toBe(true);
-      expect(await lesson.getByText(CITATION).isVisible()).toBe(true);
+      expect(await lesson.textContent()).not.toContain("a-trindade.md");
       expect(await lesson.getByText("Teologia Sistemática").isVisible()).toBe(true);
 
-      // The citation in the text is a document chip (not a verse chip), with "trecho".
-      const chips = answer.locator(".answer .doc-chip", { hasText: /trecho/u });
+      // The citation in the text is a document chip (not a verse chip), by the lesson's title and its number.
+      const chips = answer.locator(".answer .doc-chip", { hasText: /^A Trindade/u });
       expect(await chips.count()).toBeGreaterThan(0);
       expect(await chips.first().isVisible()).toBe(true);
-      expect((await chips.first().textContent())?.trim()).toBe(CITATION);
+      expect(await chips.first().getAttribute("data-citation")).toBe(CITATION);
       expect(full).not.toContain(`[${CITATION}]`);
+      expect(full).not.toContain("a-trindade.md");
       await screenshot(page, "desktop-20-collection-answer", true);
 
       // The chip brings the cited excerpt into view, with the focus on it.
@@ -84,7 +86,8 @@ describe("a document collection", () => {
       expect(focused).toBe(CITATION);
 
       // The status panel lists the collection.
-      const panel = page.getByRole("complementary", { name: "Situação do serviço" });
+      await page.getByRole("button", { name: /^Situação/u }).click();
+      const panel = page.getByRole("region", { name: "Situação do serviço" });
       const item = panel.locator('li[data-collection="exemplo"]');
       await item.waitFor();
       expect(await item.textContent()).toMatch(/\d+ documentos · \d+ trechos/u);

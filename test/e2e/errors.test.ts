@@ -19,7 +19,7 @@ describe("errors the person can recover from", () => {
     const port = server.port;
     const { context, page } = await openApp(browser, server.url, { viewport: DESKTOP });
     try {
-      await page.getByText(/Pronto: 31\.102/u).waitFor();
+      await page.getByRole("button", { name: "Situação: pronto" }).waitFor();
       await server.stop();
 
       await ask(page, "Salmos 23:1");
@@ -27,7 +27,8 @@ describe("errors the person can recover from", () => {
       await alert.waitFor();
       expect(await alert.textContent()).toContain("Não foi possível falar com o servidor");
       expect(await page.getByRole("textbox", { name: "Sua pergunta" }).inputValue()).toBe("Salmos 23:1");
-      await page.getByText(/O servidor parou de responder/u).waitFor({ timeout: 15_000 });
+      await page.getByTestId("service-notice").getByText(/O servidor não está respondendo/u).waitFor({ timeout: 15_000 });
+      await page.getByRole("button", { name: "Situação: servidor fora do ar" }).waitFor();
       await screenshot(page, "desktop-15-server-down");
 
       server = await startPastor({ dataDir, port });
@@ -35,7 +36,8 @@ describe("errors the person can recover from", () => {
       const answer = await lastAnswerDone(page);
       expect(await answer.textContent()).toContain("O SENHOR é meu pastor");
       expect(await page.getByRole("alert").count()).toBe(0);
-      await page.getByText(/Pronto: 31\.102/u).waitFor({ timeout: 15_000 });
+      await page.getByRole("button", { name: "Situação: pronto" }).waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId("service-notice").count()).toBe(0);
     } finally {
       await context.close();
       await server.stop();

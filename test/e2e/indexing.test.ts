@@ -31,12 +31,16 @@ describe("the first start", () => {
     const desktop = await openApp(browser, server.url, { viewport: DESKTOP });
     const phone = await openApp(browser, server.url, { viewport: PHONE });
     try {
-      const panel = desktop.page.getByRole("complementary", { name: "Situação do serviço" });
+      // Said above the conversation; the details behind the status indicator.
+      await desktop.page.getByTestId("service-notice").getByText(/O índice da Bíblia ainda não foi criado/u).waitFor();
+      await desktop.page.getByRole("button", { name: /^Situação/u }).click();
+      const panel = desktop.page.getByRole("region", { name: "Situação do serviço" });
       await panel.getByText("O índice ainda não foi criado").waitFor();
 
       // No index yet: the server answers 503 and the page says so, keeping the question.
       await ask(desktop.page, "João 3:16");
       const alert = desktop.page.getByRole("alert");
+      expect(await panel.isVisible()).toBe(true);
       await alert.waitFor();
       expect(await alert.textContent()).toContain("O índice ainda está sendo preparado");
       expect(await desktop.page.getByRole("textbox", { name: "Sua pergunta" }).inputValue()).toBe("João 3:16");
@@ -59,6 +63,9 @@ describe("the first start", () => {
       expect(await answer.textContent()).toContain("Porque Deus amou o mundo");
       expect(await desktop.page.getByRole("alert").count()).toBe(0);
       await screenshot(desktop.page, "desktop-19-answer-during-indexing");
+      // The click on "Tentar de novo" closed the status panel: open it again.
+      const indicator = desktop.page.getByRole("button", { name: /^Situação/u });
+      if ((await indicator.getAttribute("aria-expanded")) !== "true") await indicator.click();
 
       await panel.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor({ timeout: 120_000 });
       await phone.page.getByText(/Pronto: 31\.102 versículos indexados/u).waitFor({ timeout: 30_000 });

@@ -99,8 +99,8 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export const DESKTOP = { width: 1280, height: 800 } as const;
-export const PHONE = { width: 360, height: 740 } as const;
+export const DESKTOP = { width: 1366, height: 850 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
 
 export async function openApp(
   browser: Browser,
@@ -116,9 +116,12 @@ export async function openApp(
   });
   const page = await context.newPage();
   const problems: string[] = [];
+  // Content Security Policy violations are reported as page problems too (a DOM event and a console line).
+  await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) => console.error("CSP violation: " + e.violatedDirective + " " + e.blockedURI));`);
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {
     if (message.type() === "error" && !/Failed to load resource/u.test(message.text())) problems.push(`console: ${message.text()}`);
+    else if (/Content Security Policy|Refused to/u.test(message.text())) problems.push(`csp: ${message.text()}`);
   });
   (page as Page & { problems?: string[] }).problems = problems;
   await page.goto(url);
@@ -183,4 +186,25 @@ export async function lastAnswerDone(page: Page, timeout = 60_000) {
     timeout,
   );
   return answer;
+}
+
+/** The sticky question box at the bottom (the dock): its top edge in the viewport. */
+export async function dockTop(page: Page): Promise<number> {
+  return (await page.evaluate(`document.querySelector(".dock").getBoundingClientRect().top`)) as number;
+}
+
+/**
+ * Whether the element that has the focus is wholly hidden behind the sticky question box or
+ * above the top of the screen (WCAG 2.2 SC 2.4.11): undefined when it is at least partly seen,
+ * else a description of it. Elements inside the box itself, and in a dialog, are seen.
+ */
+export async function focusHidden(page: Page): Promise<string | undefined> {
+  return (await page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body || el.closest(".dock") || el.closest("[role=dialog]") || el.closest(".popover")) return undefined;
+    const r = el.getBoundingClientRect();
+    const top = document.querySelector(".dock").getBoundingClientRect().top;
+    if (r.bottom > 0 && r.top < top && r.width > 0 && r.height > 0) return undefined;
+    return (el.tagName + " " + (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 60) + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " (dock at " + Math.round(top) + ")");
+  })()`)) as string | undefined;
 }

@@ -10,6 +10,7 @@
  * in the output (in digits, or in words for the word form). Every allowed reference must be
  * left verbatim (when planted alone) and be cited.
  */
+import { resolveBookName } from "../../src/core/bible/books.js";
 import { mulberry32 } from "../../src/core/index/linalg.js";
 import { CitationStreamFilter, checkCitations } from "../../src/core/grounding/citations.js";
 import { ShownVerses } from "../../src/core/grounding/passages.js";
@@ -73,7 +74,28 @@ interface Form {
   words?: boolean;
   /** Only for disallowed references (a link that hides its text). */
   hidden?: boolean;
+  /** Written with a Portuguese name only (the book after its numbers: "capítulo 3 de John" is no form a reader knows). */
+  portuguese?: boolean;
+  /** The reader sees it otherwise than it is written (a right-to-left override): an allowed one is kept in display order, not verbatim. */
+  reordered?: boolean;
+  /** The numbers as written, when they differ from the shown ones (reversed by an override): a leak of these counts too. */
+  written?: (n: number) => string;
 }
+
+/** The Roman numeral of 1-150, in capitals. */
+export function roman(n: number): string {
+  const table: Array<[number, string]> = [[100, "C"], [90, "XC"], [50, "L"], [40, "XL"], [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"]];
+  let out = "";
+  for (const [value, letters] of table) {
+    while (n >= value) {
+      out += letters;
+      n -= value;
+    }
+  }
+  return out;
+}
+
+const reversed = (s: string) => [...s].reverse().join("");
 
 const url = (slug: string, c: number, v: number) => `https://www.bibliaonline.com.br/acf/${slug}/${c}/${v}`;
 
@@ -113,6 +135,13 @@ export const FORMS: readonly Form[] = [
   { name: "superscript digits", render: (_p, b, c, v) => `${b} ${SUPERSCRIPT(String(c))}:${SUPERSCRIPT(String(v))}` },
   { name: "nbsp entity", render: (_p, b, c, v) => `${b}&nbsp;${c}:${v}` },
   { name: "parentheses", render: (p, b, c, v) => `(${p(["", "cf. ", "veja "])}${b} ${c}:${v})` },
+  // issue 43, item 7
+  { name: "comma before capítulo", render: (p, b, c, v) => `${b}, ${p(["capítulo", "cap."])} ${c}, ${p(["versículo", "v."])} ${v}`, portuguese: true },
+  { name: "chapter before the book", render: (p, b, c, v) => `${p(["", "no "])}capítulo ${c} ${p(["de", "do livro de"])} ${b}, versículo ${v}`, portuguese: true },
+  { name: "verse, chapter, book", render: (p, b, c, v) => `${p(["", "o "])}versículo ${v} do capítulo ${c} de ${b}`, portuguese: true },
+  { name: "Roman chapter", render: (p, b, c, v) => `${b} ${roman(c)}${p([", ", ":", "."])}${v}` },
+  { name: "right-to-left override", render: (_p, b, c, v) => `\u202e${reversed(`${b} ${c}:${v}`)}\u202c`, reordered: true, written: (n) => reversed(String(n)) },
+  { name: "right-to-left letter", render: (p, b, c, v) => `${b} ${p(["\u05d0", "\u0640", "\u0627"])}${c}:${v}` },
 ];
 
 export interface Planted {
@@ -162,11 +191,12 @@ export function generateCase(random: () => number): GeneratedCase {
   const plant = (): string => {
     const kind = random();
     const form = pick(FORMS);
+    const spelling = (book: Book): string => pick(form.portuguese ? book.spellings.filter((name) => resolveBookName(name) !== undefined) : book.spellings);
     if (kind < 0.4 && !form.hidden) {
       const a = pick(ALLOWED);
-      const book = pick(a.book.spellings);
+      const book = spelling(a.book);
       const text = form.render(pick, book, a.chapter, a.verse, a.book.slug);
-      planted.push({ text, form: form.name, allowed: true, citation: `${a.book.canonical} ${a.chapter}:${a.verse}`, verbatim: true });
+      planted.push({ text, form: form.name, allowed: true, citation: `${a.book.canonical} ${a.chapter}:${a.verse}`, verbatim: !form.reordered });
       return text;
     }
     if (kind < 0.55) {
@@ -184,15 +214,18 @@ export function generateCase(random: () => number): GeneratedCase {
       const n = unique();
       const text = form.hidden || form.name === "url" || form.name === "link" ? `${name} 3:${n}` : form.render(pick, name, 3, n, "x");
       const number = form.words ? inWords(n) : String(n);
-      planted.push({ text, form: `outside canon, ${form.name}`, allowed: false, forbidden: [number, name.replace(/^\d+ /, "")] });
+      const forbidden = [number, name.replace(/^\d+ /, "")];
+      if (form.written) forbidden.push(form.written(n));
+      planted.push({ text, form: `outside canon, ${form.name}`, allowed: false, forbidden });
       return text;
     }
     const book = pick(CANON_DISALLOWED);
     const chapter = 1 + Math.floor(random() * 30);
     const n = unique();
-    const spelling = form.name === "url" || form.name.includes("link") ? book.spellings[0] as string : pick(book.spellings);
-    let text = form.render(pick, spelling, chapter, n, book.slug);
+    const written = form.name === "url" || form.name.includes("link") ? book.spellings[0] as string : spelling(book);
+    let text = form.render(pick, written, chapter, n, book.slug);
     const forbidden = [form.words ? inWords(n) : String(n)];
+    if (form.written) forbidden.push(form.written(n));
     if (random() < 0.2) {
       const m = unique();
       text += `. O versículo ${m} diz o mesmo`;
@@ -226,6 +259,9 @@ export function readerText(text: string): string {
     .replace(/[\u0300-\u036f\u200b-\u200f\u00ad\u2060-\u2064\ufeff]/g, "")
     .replace(/./gu, (c) => cyrillic.get(c) ?? c)
     .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    // what a reader sees: bidi controls are invisible; right-to-left letters move beside the digits
+    .replace(/[\u202a-\u202e\u2066-\u2069]/g, "")
+    .replace(/[\u0590-\u05ff\u0600-\u06ff]/g, " ")
     .replace(/<\/?[a-z]+>/g, "")
     .replace(/&nbsp;/g, " ")
     .replace(/[*_`~[\]]/g, "")

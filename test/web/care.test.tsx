@@ -5,7 +5,7 @@ import { App } from "../../web/src/App";
 import { STORAGE_KEY } from "../../web/src/lib/storage";
 import { chatServer } from "./helpers";
 
-/** The notice as the server sends it for a person at risk (src/core/grounding/crisis.ts). */
+/** The notice as the server sends it for a person at risk (src/core/reading/crisis.ts). */
 const NOTICE = {
   kind: "self_harm",
   title: "Você não precisa enfrentar isso só",
@@ -44,12 +44,33 @@ describe("the care notice", () => {
     // The notice comes before the answer's text in the page.
     const order = answer.textContent!;
     expect(order.indexOf("188")).toBeLessThan(order.indexOf("Você não está sozinho."));
-    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ care: { kind: "self_harm" }, status: "done" }));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).current.messages[1]).toMatchObject({ care: { kind: "self_harm" }, status: "done" }));
 
     unmount();
     render(<App />);
     const again = await screen.findByRole("alert", { name: "Você não precisa enfrentar isso só" });
     expect(within(again).getByRole("link", { name: "Ligar para 188, CVV — Centro de Valorização da Vida" })).toBeTruthy();
+  });
+
+  it("does not say the same sympathy twice: the notice leaves out its own when the answer opens with it", async () => {
+    const { streams } = chatServer();
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(screen.getByRole("textbox", { name: "Sua pergunta" }), "tenho vontade de me matar{Enter}");
+    await waitFor(() => expect(streams).toHaveLength(1));
+    streams[0]!.send("sources", { conversationId: "c-2", sources: [] });
+    const notice = { ...NOTICE, text: "Sinto muito que você esteja sofrendo assim. Converse agora com quem pode ajudar." };
+    streams[0]!.send("care", notice);
+    streams[0]!.send("care", notice);
+    streams[0]!.send("token", { text: "Sinto muito que você esteja passando por isso. A sua vida tem valor." });
+    streams[0]!.send("done", { citations: [], care: "self_harm" });
+    streams[0]!.end();
+    const answer = await screen.findByRole("article", { name: "Resposta" });
+    await waitFor(() => expect(answer.getAttribute("aria-busy")).toBe("false"));
+    // One notice, even when the event came twice; "Sinto muito" once.
+    expect(within(answer).getAllByRole("alert")).toHaveLength(1);
+    expect(answer.textContent!.match(/Sinto muito/gu)).toHaveLength(1);
+    expect(within(answer).getByRole("alert").textContent).toContain("Converse agora com quem pode ajudar");
   });
 
   it("leaves out a contact whose number is not digits and a link that is not https", async () => {

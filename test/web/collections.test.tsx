@@ -5,11 +5,12 @@ import { describe, expect, it } from "vitest";
 import { App } from "../../web/src/App";
 import { AnswerText } from "../../web/src/components/AnswerText";
 import { ReferenceProvider } from "../../web/src/components/references";
-import { excerptText, pageText, SourcesPanel } from "../../web/src/components/SourcesPanel";
+import { SourcesPanel } from "../../web/src/components/SourcesPanel";
 import { StatusPanel } from "../../web/src/components/StatusPanel";
 import type { CollectionStatus, Source } from "../../web/src/lib/api";
 import { documentCitations, isCited } from "../../web/src/lib/citations";
-import { COLLECTION_KEY } from "../../web/src/lib/storage";
+import { documentLabel, documentTitle, excerptText, pageText } from "../../web/src/lib/document-text";
+import { COLLECTION_KEY, STORAGE_KEY } from "../../web/src/lib/storage";
 import { APOSTILA, EMPTY_COLLECTION, EXEMPLO, JOHN_3_16, json, manualStream, mockApi, READY_STATUS, TRINDADE, type ManualStream } from "./helpers";
 
 const TRINDADE_CITATION = "A Trindade (teologia/a-trindade.md, trecho 1)";
@@ -34,6 +35,7 @@ function collectionsServer(collections: unknown = { default: "biblia", collectio
 const box = () => screen.getByRole("textbox", { name: "Sua pergunta" }) as HTMLTextAreaElement;
 const picker = () => screen.getByRole("combobox", { name: "Consultar" }) as HTMLSelectElement;
 const answers = () => screen.queryAllByRole("article", { name: "Resposta" });
+const idle = () => screen.queryByRole("button", { name: /Parar/u }) === null;
 
 function renderWithReferences(node: ReactNode) {
   return render(<ReferenceProvider>{node}</ReferenceProvider>);
@@ -53,14 +55,14 @@ describe("the collection selector", () => {
     expect((select as HTMLSelectElement).value).toBe("biblia");
     // A short note says what changing it does.
     expect(select.getAttribute("aria-describedby")).toBeTruthy();
-    expect(document.getElementById(select.getAttribute("aria-describedby")!)!.textContent).toBe("Trocar começa uma nova conversa.");
+    expect(document.getElementById(select.getAttribute("aria-describedby")!)!.textContent).toBe("Trocar começa uma nova conversa; a atual fica na lista de conversas.");
   });
 
   it("is hidden when /api/collections fails or lists none, and the chat is the Bible's as before", async () => {
     const failing = collectionsServer(json({ error: { code: "not_found", message: "Rota não encontrada" } }, 404));
     const { unmount } = render(<App />);
     await waitFor(() => expect(failing.fetchMock.mock.calls.some(([input]) => String(input).includes("/api/collections"))).toBe(true));
-    await screen.findByTestId("index-status");
+    await screen.findByRole("button", { name: "Situação: pronto" });
     expect(screen.queryByRole("combobox", { name: "Consultar" })).toBeNull();
     const user = userEvent.setup();
     await user.type(box(), "João 3:16{Enter}");
@@ -71,7 +73,7 @@ describe("the collection selector", () => {
     const none = collectionsServer({ default: "biblia", collections: [] });
     render(<App />);
     await waitFor(() => expect(none.fetchMock.mock.calls.some(([input]) => String(input).includes("/api/collections"))).toBe(true));
-    await screen.findByTestId("index-status");
+    await screen.findByRole("button", { name: "Situação: pronto" });
     expect(screen.queryByRole("combobox", { name: "Consultar" })).toBeNull();
   });
 
@@ -87,10 +89,10 @@ describe("the collection selector", () => {
     streams[0]!.send("token", { text: "Porque Deus amou o mundo (João 3:16)." });
     streams[0]!.send("done", { citations: ["João 3:16"] });
     streams[0]!.end();
-    await waitFor(() => expect(box().disabled).toBe(false));
+    await waitFor(() => expect(idle()).toBe(true));
     expect(answers()).toHaveLength(1);
 
-    // Switching clears the conversation (and its id); what is typed stays.
+    // Switching starts a new conversation (the Bible's stays in the list, with undo); what is typed stays.
     await user.type(box(), "o que é a Trindade?");
     await user.selectOptions(await screen.findByRole("combobox", { name: "Consultar" }), "exemplo");
     expect(picker().value).toBe("exemplo");
@@ -98,19 +100,23 @@ describe("the collection selector", () => {
     expect(window.localStorage.getItem(COLLECTION_KEY)).toBe("exemplo");
     expect(screen.getByRole("heading", { name: "Consulte a coleção “exemplo”" })).toBeTruthy();
     expect(box().value).toBe("o que é a Trindade?");
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).saved[0]).toMatchObject({ conversationId: "conv-biblia" }));
+    expect(screen.getByText(/Nova conversa com a coleção “exemplo”/u)).toBeTruthy();
 
     await user.type(box(), "{Enter}");
     await waitFor(() => expect(streams).toHaveLength(2));
     expect(bodies[1]).toEqual({ message: "o que é a Trindade?", history: [], collection: "exemplo" });
-    expect(picker().disabled).toBe(true);
     streams[1]!.send("sources", { conversationId: "conv-doc", collection: "exemplo", sources: [TRINDADE] });
     streams[1]!.send("token", { text: "Um só Deus em três pessoas " });
     streams[1]!.send("token", { text: `[${TRINDADE_CITATION}].` });
     streams[1]!.send("done", { citations: [TRINDADE_CITATION] });
     streams[1]!.end();
-    await waitFor(() => expect(box().disabled).toBe(false));
+    await waitFor(() => expect(idle()).toBe(true));
     const answer = answers()[0]!;
-    expect(within(answer).getByRole("button", { name: `Ver o trecho citado: ${TRINDADE_CITATION}` })).toBeTruthy();
+    // The chip reads as the lesson's title, with the number of its excerpt among the sources.
+    const chip = within(answer).getByRole("button", { name: "Ver o trecho citado: A Trindade, fonte 1" });
+    expect(chip.textContent).toBe("A Trindade");
+    expect(chip.getAttribute("data-n")).toBe("1");
     expect(within(answer).getByText("Trechos consultados (1)")).toBeTruthy();
     expect(within(answer).getAllByRole("listitem")[0]!.getAttribute("data-cited")).toBe("true");
 
@@ -125,7 +131,7 @@ describe("the collection selector", () => {
     // Back to the Bible: no `collection` in the request.
     streams[2]!.send("done", { citations: [] });
     streams[2]!.end();
-    await waitFor(() => expect(box().disabled).toBe(false));
+    await waitFor(() => expect(idle()).toBe(true));
     await user.selectOptions(picker(), "biblia");
     expect(window.localStorage.getItem(COLLECTION_KEY)).toBeNull();
     await user.type(box(), "Salmos 23{Enter}");
@@ -147,16 +153,19 @@ describe("the collection selector", () => {
 });
 
 describe("document sources", () => {
-  it("show the title, citation, discipline and a clamped excerpt with 'ver mais', marked when cited", async () => {
+  it("show the title, pages, discipline and a clamped excerpt with 'ver mais', numbered, marked when cited, never a file path", async () => {
     const user = userEvent.setup();
     renderWithReferences(<SourcesPanel sources={[TRINDADE, APOSTILA]} citations={[TRINDADE_CITATION]} />);
+    // Closed by default: the answer comes first.
+    expect((document.querySelector("details.sources") as HTMLDetailsElement).open).toBe(false);
     expect(screen.getByText("Trechos consultados (2)")).toBeTruthy();
     expect(screen.getByText("1 citado na resposta")).toBeTruthy();
     const [trindade, apostila] = screen.getAllByRole("listitem");
     expect(trindade!.getAttribute("data-cited")).toBe("true");
     expect(apostila!.getAttribute("data-cited")).toBe("false");
     expect(within(trindade!).getByText("A Trindade")).toBeTruthy();
-    expect(within(trindade!).getByText(TRINDADE_CITATION)).toBeTruthy();
+    expect(trindade!.textContent).not.toContain("a-trindade.md");
+    expect(trindade!.querySelector(".source-n")!.textContent).toBe("1");
     expect(within(trindade!).getByText("Teologia Sistemática")).toBeTruthy();
     expect(within(trindade!).getByText(/citado na resposta/u)).toBeTruthy();
     expect(within(apostila!).queryByText(/citado na resposta/u)).toBeNull();
@@ -174,10 +183,11 @@ describe("document sources", () => {
     expect(excerpt.classList.contains("clamped")).toBe(false);
     expect(within(trindade!).getByRole("button", { name: "ver menos" }).getAttribute("aria-expanded")).toBe("true");
 
-    // A short excerpt has no toggle; the pages are in its citation.
+    // A short excerpt has no toggle; the pages are beside the title.
     expect(within(apostila!).queryByRole("button", { name: "ver mais" })).toBeNull();
-    expect(within(apostila!).getByText("Apostila de Hermenêutica, pp. 12–13")).toBeTruthy();
-    expect(within(apostila!).queryByText("pp. 12–13")).toBeNull();
+    expect(within(apostila!).getByText("Apostila de Hermenêutica")).toBeTruthy();
+    expect(within(apostila!).getByText("pp. 12–13")).toBeTruthy();
+    expect(apostila!.textContent).not.toContain("apostila.pdf");
   });
 
   it("shows the page when the citation does not carry it, and counts citations by their human text", () => {
@@ -188,6 +198,11 @@ describe("document sources", () => {
     expect(pageText({ page: 3, pageEnd: 5 })).toBe("pp. 3–5");
     expect(pageText({})).toBe("");
     expect(excerptText("## Título\n\n**negrito** e texto")).toBe("Título negrito e texto");
+    // Index markup an older server left in the text is not shown; a file name reads as words.
+    expect(excerptText("[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA] Disciplina: X Keywords: a, b # Aula Corpo")).toBe("Aula Corpo");
+    expect(excerptText("[CONCEITOS E KEYWORDS DA AULA PARA INDEXAÇÃO LÉXICA] Título: X ====== FIM DOS METADADOS ====== Corpo")).toBe("Corpo");
+    expect(documentTitle({ title: "como-ler-a-biblia", sourceId: "como-ler-a-biblia.md" })).toBe("Como ler a biblia");
+    expect(documentLabel(APOSTILA)).toBe("Apostila de Hermenêutica, pp. 12–13");
     expect(isCited(TRINDADE, [TRINDADE_CITATION])).toBe(true);
     expect(isCited(TRINDADE, ["A Trindade"])).toBe(false);
     expect(isCited(JOHN_3_16, [TRINDADE_CITATION, "João 3:16"])).toBe(true);
@@ -196,21 +211,25 @@ describe("document sources", () => {
 });
 
 describe("document citation chips", () => {
-  const citations = [TRINDADE_CITATION, APOSTILA.citation];
-
   it("turn a known bracketed citation into a chip, and keep Bible references as verse chips", () => {
     renderWithReferences(
       <div data-testid="answer">
         <AnswerText
           text={`Deus é um só em três pessoas [${TRINDADE_CITATION}]. O batismo de Jesus (Mateus 3:16-17) mostra isso **[${APOSTILA.citation}; ${TRINDADE_CITATION}]**.`}
-          documentCitations={citations}
+          sources={[TRINDADE, APOSTILA]}
         />
       </div>,
     );
     const answer = screen.getByTestId("answer");
     const chips = answer.querySelectorAll(".doc-chip");
-    expect([...chips].map((chip) => chip.textContent)).toEqual([TRINDADE_CITATION, APOSTILA.citation, TRINDADE_CITATION]);
-    expect(screen.getAllByRole("button", { name: `Ver o trecho citado: ${TRINDADE_CITATION}` })).toHaveLength(2);
+    // By title and page, with the excerpt's number; never the file path.
+    expect([...chips].map((chip) => [chip.textContent, chip.getAttribute("data-n")])).toEqual([
+      ["A Trindade", "1"],
+      ["Apostila de Hermenêutica, pp. 12–13", "2"],
+      ["A Trindade", "1"],
+    ]);
+    expect(answer.textContent).not.toContain(".md");
+    expect(screen.getAllByRole("button", { name: "Ver o trecho citado: A Trindade, fonte 1" })).toHaveLength(2);
     // The brackets go, the punctuation after the chip stays with it.
     expect(answer.textContent).not.toContain("[");
     expect(chips[0]!.parentElement!.className).toBe("nowrap");
@@ -223,7 +242,7 @@ describe("document citation chips", () => {
   it("leaves unknown brackets and a Bible answer's text alone", () => {
     renderWithReferences(
       <div data-testid="answer">
-        <AnswerText text={"Veja [Outro Livro (x.md, trecho 9)] e [nota]; João 3:16 [João 3:16]."} documentCitations={citations} />
+        <AnswerText text={"Veja [Outro Livro (x.md, trecho 9)] e [nota]; João 3:16 [João 3:16]."} sources={[TRINDADE, APOSTILA]} />
       </div>,
     );
     const answer = screen.getByTestId("answer");
@@ -244,7 +263,7 @@ describe("document citation chips", () => {
     streams[0]!.send("token", { text: `Três pessoas [${TRINDADE_CITATION}].` });
     streams[0]!.send("done", { citations: [TRINDADE_CITATION] });
     streams[0]!.end();
-    const chip = await screen.findByRole("button", { name: `Ver o trecho citado: ${TRINDADE_CITATION}` });
+    const chip = await screen.findByRole("button", { name: "Ver o trecho citado: A Trindade, fonte 2" });
     await user.click(chip);
     const item = document.activeElement as HTMLElement;
     expect(item.getAttribute("data-citation")).toBe(TRINDADE_CITATION);

@@ -22,14 +22,24 @@ describe("an out-of-scope refusal", () => {
 
     const refusal = await screen.findByRole("article", { name: "Pergunta fora do tema" });
     expect(refusal.getAttribute("data-refusal")).toBe("out_of_scope");
-    expect(within(refusal).getByRole("note").textContent).toContain("Fora do que a Bíblia trata");
+    expect(within(refusal).getByRole("note").textContent).toContain("Isso fica fora do que a Bíblia trata");
     expect(refusal.textContent).toContain(REPLY);
     expect(screen.queryAllByRole("article", { name: "Resposta" })).toHaveLength(0);
     expect(refusal.querySelector(".sources")).toBeNull();
-    // The reply's example reference is a suggestion, not a citation: no chip.
-    expect(within(refusal).queryAllByRole("button")).toHaveLength(0);
+    // The reply's example reference is a suggestion, not a citation: no chip in the reply.
+    expect(within(within(refusal).getByRole("note")).queryAllByRole("button")).toHaveLength(0);
+    expect(refusal.querySelector(".ref-chip")).toBeNull();
+    // Questions it can answer, a tap away.
+    const suggestions = within(refusal).getAllByRole("button");
+    expect(suggestions.map((button) => button.textContent)).toEqual(["O que a Bíblia diz sobre o medo?", "Como perdoar quem me magoou?", "Palavras de conforto no luto", "João 3:16"]);
     // The conversation is saved by an effect after the render: wait for it, not for the render.
-    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ refusal: "out_of_scope", status: "done" }));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).current.messages[1]).toMatchObject({ refusal: "out_of_scope", status: "done" }));
+
+    await user.click(suggestions[0]!);
+    await waitFor(() => expect(streams).toHaveLength(2));
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Sua pergunta" }));
+    streams[1]!.send("done", { citations: [] });
+    streams[1]!.end();
 
     unmount();
     render(<App />);
@@ -64,13 +74,14 @@ describe("an answer the gate kept with a doubt", () => {
     streams[0]!.end();
 
     const answer = await screen.findByRole("article", { name: "Resposta" });
+    await waitFor(() => expect(answer.getAttribute("aria-busy")).toBe("false"));
     const doubt = answer.querySelector("[data-doubt]");
     expect(doubt?.textContent).toContain("Não tenho certeza de ter entendido a sua pergunta. Os versículos abaixo são os mais próximos");
     // Said before the answer's text, and the answer keeps its sources.
     expect(answer.textContent!.indexOf("Os versículos abaixo")).toBeLessThan(answer.textContent!.indexOf("trate disso"));
     expect(answer.querySelector(".sources")).not.toBeNull();
     expect(screen.queryByRole("article", { name: "Pergunta fora do tema" })).toBeNull();
-    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).messages[1]).toMatchObject({ doubtful: true, status: "done" }));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(STORAGE_KEY)!).current.messages[1]).toMatchObject({ doubtful: true, status: "done" }));
 
     unmount();
     render(<App />);

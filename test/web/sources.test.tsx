@@ -18,10 +18,10 @@ const PSALM_23: Source = {
   text: "O SENHOR é o meu pastor; nada me faltará.",
 };
 
-function renderPanel(sources: Source[], citations: string[] | null) {
+function renderPanel(sources: Source[], citations: string[] | null, answer = "") {
   return render(
     <ReferenceProvider>
-      <SourcesPanel sources={sources} citations={citations} />
+      <SourcesPanel sources={sources} citations={citations} answer={answer} />
     </ReferenceProvider>,
   );
 }
@@ -37,8 +37,21 @@ describe("sources panel", () => {
     expect(within(items[0]!).getByText(JOHN_3_16.text)).toBeTruthy();
     expect(within(items[0]!).getByText(/citado na resposta/u)).toBeTruthy();
     expect(within(items[1]!).queryByText(/citado na resposta/u)).toBeNull();
-    expect(items[1]!.textContent).toContain("Romanos, capítulo 8, versículo 28");
-    expect(items[2]!.textContent).toContain("Salmos, capítulo 23, versículo 1 a 4");
+    // Numbered as the answer's chips number them; closed until opened.
+    expect(items.map((item) => item.querySelector(".source-n")!.textContent)).toEqual(["1", "2", "3"]);
+    expect((document.querySelector("details.sources") as HTMLDetailsElement).open).toBe(false);
+  });
+
+  it("shows only the reference of a verse the answer already quotes, so no verse is read twice", () => {
+    const answer = "Está escrito: “Porque Deus amou o mundo de tal maneira, que deu o seu Filho” (João 3:16).";
+    renderPanel([JOHN_3_16, ROMANS_8_28], ["João 3:16"], answer);
+    const [john, romans] = screen.getAllByRole("listitem");
+    expect(john!.getAttribute("data-quoted")).toBe("true");
+    expect(within(john!).queryByText(JOHN_3_16.text)).toBeNull();
+    expect(within(john!).getByText(/citado no texto acima/u)).toBeTruthy();
+    expect(within(john!).getByRole("button", { name: "João 3:16" })).toBeTruthy();
+    expect(romans!.getAttribute("data-quoted")).toBe("false");
+    expect(within(romans!).getByText(ROMANS_8_28.text)).toBeTruthy();
   });
 
   it("marks nothing before the answer is done, and says so when nothing was cited", () => {

@@ -132,6 +132,29 @@ describe("streamChat", () => {
     expect(JSON.parse(String(init.body))).toEqual({ message: "João 3:16" });
   });
 
+  it("ignores the kind the server may add to 'done' (what sort of question it was), whatever its value", async () => {
+    const kinds = ["about_assistant", "quotation_check", "explain_passage", "quote_passage", "study_prep", "person", "definition", "practice", "place", "event", "a kind not known yet", 42, null];
+    for (const kind of kinds) {
+      mockApi({
+        "/api/chat": () =>
+          new Response(
+            sseText([
+              { event: "sources", data: { conversationId: "c9", sources: [] } },
+              { event: "token", data: { text: "Olá" } },
+              { event: "done", data: { citations: ["João 3:16"], kind } },
+            ]),
+            { headers: { "Content-Type": "text/event-stream" } },
+          ),
+      });
+      expect((await events()).at(-1)).toEqual({ type: "done", citations: ["João 3:16"] });
+    }
+    // Beside a refusal or a greeting, it changes nothing either.
+    mockApi({
+      "/api/chat": () => new Response(sseText([{ event: "done", data: { citations: [], refusal: "no_evidence", smallTalk: "greeting", kind: "definition" } }])),
+    });
+    expect(await events()).toEqual([{ type: "done", citations: [], refusal: "no_evidence", smallTalk: true }]);
+  });
+
   it("throws the server's Portuguese message for an error event", async () => {
     mockApi({
       "/api/chat": () =>

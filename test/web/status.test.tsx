@@ -1,4 +1,4 @@
-import { act, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "../../web/src/App";
 import { StatusPanel } from "../../web/src/components/StatusPanel";
@@ -82,6 +82,12 @@ describe("status panel", () => {
     await act(async () => {
       await vi.advanceTimersByTimeAsync(10);
     });
+    // In a word on the status indicator; the details behind it.
+    const indicator = screen.getByRole("button", { name: "Situação: indexando 13%" });
+    expect(indicator.textContent).toBe("Indexando 13%");
+    expect(screen.queryByText("4.096 de 31.102 versículos")).toBeNull();
+    fireEvent.click(indicator);
+    expect(screen.getByRole("region", { name: "Situação do serviço" })).toBeTruthy();
     expect(screen.getByText("4.096 de 31.102 versículos")).toBeTruthy();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(1500);
@@ -92,6 +98,6 @@ describe("status panel", () => {
     });
     expect(screen.getByText("20.480 de 31.102 versículos")).toBeTruthy();
     expect(fetchMock.mock.calls.filter(([url]) => String(url) === "/api/status")).toHaveLength(3);
-    expect(screen.getByRole("button", { name: "Situação: indexando 66%" }).getAttribute("aria-expanded")).toBe("false");
+    expect(screen.getByRole("button", { name: "Situação: indexando 66%" }).getAttribute("aria-expanded")).toBe("true");
   });
 });

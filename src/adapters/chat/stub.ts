@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { LlmError, type GenerateRequest, type GroundingPassage, type LlmProvider } from "../../core/chat/llm.js";
-import type { CrisisKind } from "../../core/grounding/crisis.js";
+import type { CrisisKind } from "../../core/reading/crisis.js";
+import { shapedAnswer, SITUATION_CLOSING } from "../../core/chat/answer-kinds.js";
 
 /**
  * The offline default provider: no model, no network. It answers extractively from the
@@ -27,7 +28,7 @@ const NUMBER_WORDS: Record<number, string> = { 2: "duas", 3: "três", 4: "quatro
 /** Lead-ins for the quoted passages, in order: the answer reads as prose, not as a list. */
 const LEAD_INS = ["O texto mais direto diz", "Também está escrito", "Em outro lugar, lemos", "E ainda"] as const;
 
-/** To a person at risk (core/grounding/crisis.ts): no echo of the message, no "your question"; the notice with the numbers comes before. */
+/** To a person at risk (core/reading/crisis.ts): no echo of the message, no "your question"; the notice with the numbers comes before. */
 const CARE_OPENINGS: Readonly<Record<CrisisKind, string>> = {
   self_harm: "Sinto muito que você esteja passando por isso. A sua vida tem valor, e você não precisa carregar esse peso sem ajuda.",
   violence: "Sinto muito pelo que você está passando. Você não tem culpa, e a sua segurança vem primeiro.",
@@ -55,10 +56,15 @@ export function createStubProvider(options: StubProviderOptions = {}): LlmProvid
 }
 
 /** The whole answer the stub streams for a request (exported for tests and previews). */
-export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care" | "doubtful">): string {
+export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "question" | "messages" | "corpusLabel" | "care" | "doubtful" | "shape">): string {
   const passages = (request.passages ?? [])
     .map((passage) => ({ reference: passage.reference.trim(), text: normalizeSpace(passage.text) }))
     .filter((passage) => passage.reference !== "" && passage.text !== "");
+  // A kind of message with its own honest answer (about the assistant, a saying checked, a passage
+  // explained or quoted, a study prepared, a person, place, term or practice): its own voice,
+  // unless the writer is at risk (care speaks first) or the gate doubted the question.
+  const shaped = request.shape && !request.care && !request.doubtful ? shapedAnswer(request.shape, passages) : undefined;
+  if (shaped !== undefined) return shaped;
   if (passages.length === 0) return STUB_NOTHING_FOUND;
 
   const quoted = passages.slice(0, MAX_QUOTED);
@@ -77,6 +83,7 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
     const names = others.map((passage) => passage.reference);
     paragraphs.push(`${others.length === 1 ? "Outra passagem relacionada é" : "Outras passagens relacionadas são"} ${joinList(names)}.`);
   }
+  if (request.shape?.kind === "situation" && !request.care) paragraphs.push(SITUATION_CLOSING);
   paragraphs.push(
     request.care
       ? CARE_CLOSING

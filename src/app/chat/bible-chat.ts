@@ -20,13 +20,20 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
   const { engine } = deps;
   return async (input) => {
     const { care } = input;
-    const prepared = await engine.prepare(input.message, input.history, { topK: deps.topK, contextWindow: deps.contextWindow, ...(care ? { care } : {}) }, input.signal);
+    const prepared = await engine.prepare(
+      input.message,
+      input.history,
+      { topK: deps.topK, contextWindow: deps.contextWindow, ...(care ? { care } : {}), ...(input.explain ? { explain: true } : {}) },
+      input.signal,
+    );
     if (prepared.kind === "out_of_scope") return { kind: "out_of_scope", scope: prepared.scope, message: OUT_OF_SCOPE_MESSAGE };
-    const { passages, prompt, doubt } = prepared;
+    const { passages, prompt, doubt, shape, explain } = prepared;
     return {
       kind: "grounded",
       sources: passages.map(toSourceJson),
       ...(doubt ? { doubt } : {}),
+      ...(shape ? { shape } : {}),
+      ...(explain ? { explain } : {}),
       noEvidenceMessage: NO_EVIDENCE_MESSAGE,
       request: {
         system: prompt?.system ?? "",
@@ -34,6 +41,7 @@ export function biblePlanner(deps: BiblePlannerDependencies): AnswerPlanner {
         passages: passages.map((p) => ({ reference: p.reference, text: p.text })),
         question: input.message,
         ...(care ? { care } : {}),
+        ...(shape ? { shape } : {}),
       },
       check: () => engine.checkCitations(passages),
     };

@@ -1,12 +1,14 @@
 /**
  * A document collection's answer planner: numbered excerpts as sources, the lesson header shown
- * to the model once per source, and the document citation check on the model's stream (`[n]`
- * becomes the human citation; sources the model was not shown never reach the browser). The
+ * to the model once per source, and the collection's citation check on the model's stream (`[n]`
+ * becomes the human citation; sources the model was not shown never reach the browser; a Bible
+ * reference stays plain text when the verse exists and goes when it does not). The
  * answer itself is every collection's (src/app/chat/grounded-answer.ts).
  */
 import type { ChatTurn } from "../../core/chat/llm.js";
 import type { DocumentPassage } from "../../core/grounding/document-passages.js";
-import { DocumentCitationStreamFilter } from "../../core/grounding/document-citations.js";
+import type { Versification } from "../../core/bible/references.js";
+import { CollectionAnswerCheck } from "../../core/grounding/collection-answer-check.js";
 import { DOCUMENT_NO_EVIDENCE_MESSAGE, documentOutOfScopeMessage } from "../../core/grounding/document-prompt.js";
 import { inThread } from "../grounding/answer-engine.js";
 import type { PreparedCollectionAnswer } from "../grounding/collection-host.js";
@@ -16,6 +18,12 @@ export interface CollectionPlannerDependencies {
   collection: string;
   /** `prepareCollectionAnswer` over the collection's search, wherever that search lives. */
   prepare(question: string, history: readonly ChatTurn[], signal: AbortSignal): Promise<PreparedCollectionAnswer>;
+  /**
+   * The Bible's versification, for the Bible references a model writes in a collection's answer
+   * (kept as plain text when the verse exists, removed when not); undefined while the Bible's
+   * index is not loaded (then every one is removed).
+   */
+  bibleVersification?: () => Versification | undefined;
 }
 
 /** Plans answers over one document collection: its prepared answer as sources, the model's request and the check. */
@@ -42,7 +50,7 @@ export function collectionPlanner(deps: CollectionPlannerDependencies): AnswerPl
         // The writer at risk: the stub answers with care instead of echoing the message.
         ...(input.care ? { care: input.care } : {}),
       },
-      check: () => inThread(new DocumentCitationStreamFilter(passages)),
+      check: () => inThread(new CollectionAnswerCheck(passages, deps.bibleVersification?.())),
     };
   };
 }

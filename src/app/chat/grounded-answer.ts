@@ -6,13 +6,16 @@
  */
 import type { ChatTurn, GenerateRequest, LlmProvider } from "../../core/chat/llm.js";
 import { isLlmError } from "../../core/chat/llm.js";
+import { readableExcerpt, readableTitle } from "../../core/documents/citation.js";
 import type { ChunkPlace } from "../../core/documents/types.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
-import { smallTalkOf, type SmallTalk } from "../../core/retrieval/small-talk.js";
-import { retrievalQuery } from "../../core/retrieval/follow-up.js";
+import { smallTalkOf, type SmallTalk } from "../../core/reading/small-talk.js";
+import { retrievalQuery } from "../../core/reading/follow-up.js";
 import { smallTalkReply } from "../../core/chat/small-talk.js";
-import { careNotice, crisisOf, type CareNotice, type CrisisKind } from "../../core/grounding/crisis.js";
+import { careNotice, crisisOf, type CareNotice, type CrisisKind } from "../../core/reading/crisis.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "../grounding/answer-engine.js";
+import { answerKindOf, type AnswerShape } from "../../core/grounding/answer-shape.js";
+import type { TraceEntry } from "../../core/retrieval/stages/stage.js";
 
 /** What the browser receives for a verse (the verse itself; the model saw its window). */
 export interface SourceJson {
@@ -62,10 +65,10 @@ function scopeJson(scope: ScopeDecision): ScopeJson {
 }
 
 export type ChatEvent =
-  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson } }
+  | { event: "sources"; data: { conversationId: string; collection?: string; sources: AnySourceJson[]; scope?: ScopeJson; explain?: TraceEntry[] } }
   | { event: "care"; data: CareNotice }
   | { event: "token"; data: { text: string } }
-  | { event: "done"; data: { citations: string[]; refusal?: Refusal; smallTalk?: SmallTalk; care?: CrisisKind } }
+  | { event: "done"; data: { citations: string[]; kind: AnswerKind; refusal?: Refusal; smallTalk?: SmallTalk; care?: CrisisKind } }
   | { event: "error"; data: { code: string; message: string } };
 
 export interface ChatInput {
@@ -81,7 +84,17 @@ export interface ChatInput {
    * the provider is told).
    */
   care?: CrisisKind;
+  /** Send the search's explain trace with the sources (`pastor search --explain`'s entries). */
+  explain?: boolean;
 }
+
+/**
+ * The kind of answer the `done` event names: small talk, a refusal (out of scope, no evidence),
+ * or the kind of message answered (`core/grounding/answer-shape.ts`: about the assistant, a
+ * saying checked, a passage explained or quoted, a study prepared, a person, place, event,
+ * term or practice), else `question`.
+ */
+export type AnswerKind = "small_talk" | "out_of_scope" | "no_evidence" | ReturnType<typeof answerKindOf>;
 
 /** Errors that are not the provider's get one stable code and a plain message. */
 export const INTERNAL_ERROR = { code: "internal_error", message: "Ocorreu um erro inesperado ao preparar a resposta." };
@@ -93,6 +106,10 @@ export interface GroundedPlan {
   sources: AnySourceJson[];
   /** The gate kept the question with a doubt (ScopeDecision.doubtful): sent with the sources. */
   doubt?: ScopeDecision;
+  /** The kind of message and what retrieval found for it (the stub's voice, the `done` event's kind). */
+  shape?: AnswerShape;
+  /** The search's explain trace, when asked for. */
+  explain?: TraceEntry[];
   /** The fixed reply when nothing was retrieved (the model is not called). */
   noEvidenceMessage: string;
   /** The request for the model (without the signal, which comes from the input). */
@@ -116,7 +133,7 @@ export type AnswerPlanner = (input: ChatInput) => Promise<AnswerPlan>;
  * the model's checked stream. A search worker that died with the question: the Portuguese
  * `search_failed` error event.
  *
- * A person at risk (core/grounding/crisis.ts), in the message or in the question a follow-up leans
+ * A person at risk (core/reading/crisis.ts), in the message or in the question a follow-up leans
  * on, gets the `care` notice, with the numbers to call, right after the sources and before any
  * text, whatever follows; `done` names its kind.
  */
@@ -124,7 +141,7 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
   const talk = smallTalkOf(input.message);
   if (talk) {
     const sources = sourcesData(input.conversationId, [], input.collection);
-    yield* fixedAnswer(sources, smallTalkReply(talk, input.collection), { smallTalk: talk });
+    yield* fixedAnswer(sources, smallTalkReply(talk, input.collection), { kind: "small_talk", smallTalk: talk });
     return;
   }
   // A follow-up ("e agora, o que eu faço?") is read with the question it leans on.
@@ -145,6 +162,7 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
   const answer =
     planned.kind === "out_of_scope"
       ? fixedAnswer(sourcesData(input.conversationId, [], planned.collection, planned.scope), planned.message, {
+          kind: "out_of_scope",
           refusal: "out_of_scope",
         })
       : streamGroundedAnswer(provider, asked, planned);
@@ -167,21 +185,24 @@ export async function* answerWith(planner: AnswerPlanner, provider: LlmProvider,
  */
 async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, plan: GroundedPlan): AsyncGenerator<ChatEvent> {
   const sources = sourcesData(input.conversationId, plan.sources, plan.collection, plan.doubt);
-  if (plan.sources.length === 0) {
-    yield* fixedAnswer(sources, plan.noEvidenceMessage, { refusal: "no_evidence" });
+  if (plan.explain) sources.explain = plan.explain;
+  if (plan.sources.length === 0 && plan.shape?.kind !== "about_assistant") {
+    yield* fixedAnswer(sources, plan.noEvidenceMessage, { kind: "no_evidence", refusal: "no_evidence" });
     return;
   }
   yield { event: "sources", data: sources };
 
   const check = plan.check();
   try {
-    for await (const delta of provider.stream({ ...plan.request, ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
+    // The offline stub's passages as the reader sees them too (no index metadata block to quote).
+    const passages = plan.request.passages?.map((passage) => ({ ...passage, text: readableExcerpt(passage.text) }));
+    for await (const delta of provider.stream({ ...plan.request, ...(passages ? { passages } : {}), ...(plan.doubt ? { doubtful: true } : {}), signal: input.signal })) {
       const text = await check.push(delta);
       if (text !== "") yield { event: "token", data: { text } };
     }
     const { tail, citations } = await check.finish();
     if (tail !== "") yield { event: "token", data: { text: tail } };
-    yield { event: "done", data: { citations } };
+    yield { event: "done", data: { citations, kind: answerKindOf(plan.shape) } };
   } catch (error) {
     if (input.signal.aborted) return;
     const shown = isLlmError(error) || error instanceof SearchUnavailableError;
@@ -191,11 +212,17 @@ async function* streamGroundedAnswer(provider: LlmProvider, input: ChatInput, pl
   }
 }
 
+/** A document excerpt as the reader sees it: its lesson's title and text, without index markup (the citation is unchanged). */
+function readableSource(source: AnySourceJson): AnySourceJson {
+  if (!("kind" in source)) return source;
+  return { ...source, title: readableTitle(source, source.text), text: readableExcerpt(source.text) };
+}
+
 type SourcesData = Extract<ChatEvent, { event: "sources" }>["data"];
 
 /** The `sources` event's data: `collection` for a document collection, `scope` with the gate's decision to show. */
 function sourcesData(conversationId: string, sources: AnySourceJson[], collection?: string, scope?: ScopeDecision): SourcesData {
-  const data: SourcesData = { conversationId, sources };
+  const data: SourcesData = { conversationId, sources: sources.map(readableSource) };
   if (collection !== undefined) data.collection = collection;
   if (scope) data.scope = scopeJson(scope);
   return data;

@@ -6,9 +6,12 @@ import { buildChatPrompt, type ChatPrompt, type ChatTurn } from "../../core/grou
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import type { EngineVerse, SearchEngine } from "../../core/retrieval/engine.js";
 import type { StreamCitationCheck } from "../../core/grounding/stream-check.js";
-import { retrievalQuery } from "../../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../../core/reading/follow-up.js";
+import { messageKind, type MessageKind } from "../../core/reading/kinds.js";
+import { kindNote, shapeOf, type AnswerShape } from "../../core/grounding/answer-shape.js";
+import type { TraceEntry } from "../../core/retrieval/stages/stage.js";
 import { carePassagesQuery } from "../../core/grounding/care-passages.js";
-import type { CrisisKind } from "../../core/grounding/crisis.js";
+import type { CrisisKind } from "../../core/reading/crisis.js";
 
 /**
  * What an answer needs from retrieval before the model is called, as plain data (it crosses
@@ -17,17 +20,19 @@ import type { CrisisKind } from "../../core/grounding/crisis.js";
  */
 export type PreparedAnswer =
   | { kind: "out_of_scope"; scope: ScopeDecision }
-  | { kind: "passages"; passages: Passage[]; prompt: ChatPrompt | undefined; doubt?: ScopeDecision };
+  | { kind: "passages"; passages: Passage[]; prompt: ChatPrompt | undefined; doubt?: ScopeDecision; shape?: AnswerShape; explain?: TraceEntry[] };
 
 export interface PrepareOptions {
   topK: number;
   contextWindow: number;
   /**
-   * A person at risk who speaks of themselves (core/grounding/crisis.ts): the answer is built over
+   * A person at risk who speaks of themselves (core/reading/crisis.ts): the answer is built over
    * that crisis' chosen passages of consolation, resolved by reference, instead of a search of
    * the message's words.
    */
   care?: CrisisKind;
+  /** Return the search's explain trace with the passages. */
+  explain?: boolean;
 }
 
 /** A verse as `/api/verses` shows it: the engine's record without its analysed terms, with its strongest OpenBible.info links. */
@@ -96,19 +101,40 @@ export interface AnswerEngine {
 /**
  * Retrieval and prompt building for one question: search (with the out-of-scope gate; the
  * question without the small talk around it, a follow-up with the question it follows:
- * core/retrieval/follow-up.ts), the passages with their context windows, the prompt. The same function runs in a search worker
+ * core/reading/follow-up.ts), the passages with their context windows, the prompt. The same function runs in a search worker
  * and in process, so both give byte-identical answers.
  */
 export async function prepareAnswer(engine: SearchEngine, question: string, history: readonly ChatTurn[], options: PrepareOptions): Promise<PreparedAnswer> {
-  const query = options.care ? carePassagesQuery(options.care) : retrievalQuery(question, history);
-  const response = await engine.search(query, { k: options.topK });
+  const { query, kind } = options.care ? { query: carePassagesQuery(options.care), kind: { kind: "question" } as const } : readForSearch(question, history);
+  const response = await engine.search(query, { k: options.topK, kind, ...(options.explain ? { explain: true } : {}) });
   if (response.scope && !response.scope.inScope) return { kind: "out_of_scope", scope: response.scope };
   const passages = passagesFromResults(response.results, (result) =>
     engine.windowCoordinates(result.book, result.chapter, result.verse, options.contextWindow),
   );
   const doubt = response.scope?.doubtful ? response.scope : undefined;
-  const prompt = passages.length === 0 ? undefined : buildChatPrompt({ question, passages, history: [...history], ...(doubt ? { doubtful: true } : {}) });
-  return { kind: "passages", passages, prompt, ...(doubt ? { doubt } : {}) };
+  const shape = options.care ? undefined : shapeOf(response.reading, passages.map((passage, i) => ({ reference: passage.reference, via: response.results[i]!.via })));
+  const note = shape ? kindNote(shape) : undefined;
+  // A question about the assistant is answered even with no passage (what it is needs none).
+  const prompt = passages.length === 0 && shape?.kind !== "about_assistant" ? undefined : buildChatPrompt({ question, passages, history: [...history], ...(doubt ? { doubtful: true } : {}), ...(note ? { kindNote: note } : {}) });
+  return { kind: "passages", passages, prompt, ...(doubt ? { doubt } : {}), ...(shape ? { shape } : {}), ...(response.explain ? { explain: response.explain } : {}) };
+}
+
+/**
+ * What a message is searched as, and its kind (`core/reading/kinds.ts`): the question without
+ * the small talk around it, a follow-up with the question it leans on (core/reading/follow-up.ts),
+ * and a request for a finished text without a subject ("só me dá a versão final") with the
+ * study asked for before it.
+ */
+export function readForSearch(question: string, history: readonly ChatTurn[]): { query: string; kind: MessageKind } {
+  const query = retrievalQuery(question, history);
+  const kind = messageKind(query);
+  if (kind.kind !== "study_prep" || kind.subject !== "") return { query, kind };
+  const before = history.filter((turn) => turn.role === "user").map((turn) => retrievalQuery(turn.content, []));
+  for (const earlier of before.reverse()) {
+    const read = messageKind(earlier);
+    if (read.kind === "study_prep" && read.subject !== "") return { query: earlier, kind: { ...read, push: read.push || kind.push, form: kind.form === "note" ? kind.form : read.form } };
+  }
+  return { query, kind };
 }
 
 /** The verses at these coordinates in the primary source, without their terms, with their links. */

@@ -11,7 +11,7 @@ import { buildDocumentChatPrompt } from "../../core/grounding/document-prompt.js
 import type { ChatPrompt, ChatTurn } from "../../core/grounding/prompt.js";
 import type { ScopeDecision } from "../../core/retrieval/scope/gate.js";
 import { loadCollection, type CollectionLoadSettings, type LoadedCollection } from "../retrieval/collection-load.js";
-import { retrievalQuery } from "../../core/retrieval/follow-up.js";
+import { retrievalQuery } from "../../core/reading/follow-up.js";
 
 /**
  * What a document collection's answer needs from retrieval before the model is called, as
@@ -24,7 +24,7 @@ export type PreparedCollectionAnswer =
 
 /**
  * Retrieval and prompt building for one question over one collection: its search with the
- * out-of-scope gate (searched as core/retrieval/follow-up.ts says: without the small talk, a
+ * out-of-scope gate (searched as core/reading/follow-up.ts says: without the small talk, a
  * follow-up with the question it follows), the excerpts, the prompt. The same function runs in
  * a search worker and in this thread, so both give byte-identical answers.
  */

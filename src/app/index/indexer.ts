@@ -33,6 +33,23 @@ export interface IndexOptions {
    * released): the caller saves the engine's snapshot there. Its outcome goes in the summary.
    */
   onIndexed?: () => Promise<IndexSummary["snapshot"]>;
+  /**
+   * Files that failed in an earlier run: one whose content is the same (its SHA-256) is not
+   * parsed again, its error is reported again (`unchanged`) and its old verses stay.
+   */
+  knownFailures?: readonly IndexError[];
+}
+
+/** A corpus file that could not be indexed: its name, its content's hash, and where and why (Portuguese). */
+export interface IndexError {
+  file: string;
+  sha256: string;
+  code: string;
+  message: string;
+  line?: number;
+  column?: number;
+  /** The same content failed in an earlier run and was not parsed again. */
+  unchanged?: boolean;
 }
 
 export interface SourceSummary {
@@ -53,7 +70,7 @@ export interface IndexSummary {
   embedder: string | null;
   /** The key its vectors are stored under. */
   denseModel: string | null;
-  errors: { file: string; code: string; message: string }[];
+  errors: IndexError[];
   /** The engine's snapshot saved after indexing (`onIndexed`): its size and time; undefined when the one stored was current or none was asked for. */
   snapshot?: { bytes: number; ms: number } | undefined;
   ms: number;
@@ -146,14 +163,33 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   }
   const windowChanged = (await store.getManifest("context_window")) !== String(options.contextWindow);
 
+  const known = new Map((options.knownFailures ?? []).map((failure) => [failure.file, failure]));
+  /** Reports a file that failed (its old verses stay as they were). */
+  const failed = (error: IndexError, verses: number) => {
+    summary.errors.push(error);
+    summary.sources.push({ file: error.file, sha256: error.sha256, verses, action: "failed" });
+  };
+
   // Parsed one by one as the write loop asks: a file that fails to parse is reported and leaves its old verses as they were.
   async function* parsed(): AsyncGenerator<SourceUnits> {
     for (const { id: name, action, indexed } of plan.steps) {
       options.signal?.throwIfAborted();
       const { file, sha256 } = hashes.get(name)!;
+      const verses = indexed?.unitCount ?? 0;
       if (action === "keep") {
-        if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
-        summary.sources.push({ file: name, sha256, verses: indexed?.unitCount ?? 0, action: "unchanged" });
+        try {
+          if (windowChanged) await rewriteWindows(store, name, file, options.contextWindow);
+        } catch (error) {
+          if (!(error instanceof UsfxError)) throw error;
+          failed(indexError(error, name, sha256), verses);
+          continue;
+        }
+        summary.sources.push({ file: name, sha256, verses, action: "unchanged" });
+        continue;
+      }
+      const before = known.get(name);
+      if (before?.sha256 === sha256) {
+        failed({ ...before, unchanged: true }, verses);
         continue;
       }
       let source: SourceUnits;
@@ -161,9 +197,7 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
         source = await verseSource(name, file, sha256, options.contextWindow);
       } catch (error) {
         if (!(error instanceof UsfxError)) throw error;
-        // The message quotes the file's name and maybe its content: escaped for wherever it is shown (CLI, logs, /api/status).
-        summary.errors.push({ file: name, code: error.code, message: printable(error.message) });
-        summary.sources.push({ file: name, sha256, verses: indexed?.unitCount ?? 0, action: "failed" });
+        failed(indexError(error, name, sha256), verses);
         continue;
       }
       const from = action === "resume" ? await store.committedUnitCount(name) : 0;
@@ -198,6 +232,16 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
   summary.ms = Math.round(performance.now() - started);
   return summary;
+}
+
+function indexError(error: UsfxError, file: string, sha256: string): IndexError {
+  return {
+    file,
+    sha256,
+    code: error.code,
+    message: printable(error.message),
+    ...(error.line !== undefined ? { line: error.line, column: error.column } : {}),
+  };
 }
 
 /** A file's verses with their windows and analysed terms, ready to write (parsed before the store is touched). */

@@ -22,7 +22,7 @@ import { DEFAULT_LOCK_TTL_MS } from "../index/indexer.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import { CrossReferenceIndex, parseCrossReferences } from "../../core/bible/cross-references.js";
 import { SnapshotError, SnapshotReader, SnapshotWriter } from "../../core/index/snapshot.js";
-import { storyTerms } from "../../core/retrieval/query-frame.js";
+import { storyTerms } from "../../core/reading/frames.js";
 import { parseTopicRows, TopicLexicon } from "../../core/retrieval/scope/topics.js";
 import { TermDictionary } from "../../core/retrieval/term-dictionary.js";
 import { parseTopicsFile, TopicalIndex } from "../../core/retrieval/topical-index.js";

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { loadIndexedVerses, type IndexedVerse } from "../../adapters/index/bible-units.js";
 import type { UnitStore } from "../../adapters/index/store.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
+import { withinVerseBounds } from "../../core/bible/bounds.js";
 import { SnapshotError } from "../../core/index/snapshot.js";
 import type { EngineVerse } from "../../core/retrieval/engine.js";
 import { decodeEngineSnapshot, encodeEngineSnapshot, ENGINE_SNAPSHOT_VERSION, type EngineSnapshot, type SnapshotMatrix } from "../../core/retrieval/engine-snapshot.js";
@@ -71,7 +72,8 @@ export interface SavedSnapshot {
 export async function saveEngineSnapshot(store: UnitStore): Promise<SavedSnapshot> {
   const started = performance.now();
   const key = await engineSnapshotKey(store);
-  const stored = await loadIndexedVerses(store);
+  // The verses the built engine holds (load-engine.ts): none beyond the bounds.
+  const stored = (await loadIndexedVerses(store)).filter(withinVerseBounds);
   const dense = await storedMatrix(store, stored);
   const stated = await store.getManifest("context_window");
   const window = stated === undefined || stated === "" ? Number.NaN : Number(stated);

@@ -1,5 +1,6 @@
 import { StoreError, type UnitStore } from "../../adapters/index/store.js";
 import { loadIndexedVerses } from "../../adapters/index/bible-units.js";
+import { withinVerseBounds } from "../../core/bible/bounds.js";
 import type { Embedder } from "../../core/index/embedder.js";
 import { SearchEngine, DEFAULT_SEARCH_SETTINGS, type EngineDependencies, type SearchSettings } from "../../core/retrieval/engine.js";
 import type { Settings } from "../../config/settings.js";
@@ -56,11 +57,14 @@ export function retrievalSettingsFrom(
  * and their persisted terms (the BM25 index is rebuilt from them, so it exists whenever the
  * verses do) and the vectors of the embedder the index was built with — saving a new snapshot
  * first when `options.snapshot` is "save". Either way the engine is the same (test/snapshot.test.ts).
+ * A stored verse whose numbers are beyond the bounds (core/bible/bounds.ts; only an index built
+ * before the USFX parser refused such files can hold one) is left out, built or snapshotted,
+ * so no array is ever sized by it.
  */
 export async function loadEngine(
   store: UnitStore,
   settings: Settings,
-  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories"> & { searchSettings?: Partial<SearchSettings> } = {},
+  extra: Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories" | "knowledge"> & { searchSettings?: Partial<SearchSettings> } = {},
   options: LoadOptions = {},
 ): Promise<LoadedEngine> {
   const started = performance.now();
@@ -104,7 +108,7 @@ function elapsed(started: number): number {
   return Math.round(performance.now() - started);
 }
 
-type Dependencies = Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories">;
+type Dependencies = Pick<EngineDependencies, "expander" | "crossLinks" | "scope" | "topics" | "stories" | "knowledge">;
 
 /** The engine from a current snapshot, or why not: its structures do not hold together, or it lacks the vectors the configured dense side needs (another model's dimensions). */
 async function fromSnapshot(
@@ -152,7 +156,7 @@ async function fromSnapshot(
 
 /** The engine built from the verses and vectors of the store (what every start did before snapshots). */
 async function buildEngine(store: UnitStore, settings: Settings, extra: Dependencies, searchSettings: SearchSettings): Promise<Omit<LoadedEngine, "snapshot">> {
-  const stored = await loadIndexedVerses(store);
+  const stored = (await loadIndexedVerses(store)).filter(withinVerseBounds);
   const verses = engineVerses(stored);
   const dense = await loadDenseSide(store, BIBLE_DENSE_SERVING, stored, parseDenseChoice(settings.EMBEDDING_MODEL));
   const embedder = "embedder" in dense ? dense.embedder : undefined;

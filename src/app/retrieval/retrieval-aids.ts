@@ -30,7 +30,7 @@ export interface RetrievalAids {
   topics?: TopicalIndex;
   /** Bible episodes with the ways people recall them and the verses that tell them (resources/stories/). */
   stories?: TopicalIndex;
-  /** Who is who, where is where, what a word means (resources/knowledge/), its ordinary words told by the gate's dictionary. */
+  /** People, places, events and terms from Theographic, Easton's, Torrey's and Nave's, in Portuguese (resources/knowledge/); its ordinary words told by the gate's dictionary. */
   knowledge?: KnowledgeIndex;
   /** How the aids that have a snapshot were loaded (absent without a store). */
   snapshot?: AidsSnapshotUse;
@@ -48,8 +48,8 @@ const EXPANSIONS_PER_WORD = 16;
 /**
  * Loads the data that helps retrieval beyond the corpus: OpenWordNet-PT (query expansion),
  * OpenBible.info cross references (links between verses), the project's topical index (themes
- * and feelings with their verses) and its story index (Bible episodes as people recall them). All
- * ship in resources/.
+ * and feelings with their verses), its story index (Bible episodes as people recall them) and the
+ * knowledge index (people, places, events and terms). All ship in resources/.
  */
 export async function loadRetrievalAids(options: AidsOptions = {}): Promise<RetrievalAids> {
   const fromStore = options.store ? await loadSnapshotAids(options.store, options.snapshot ?? "build") : undefined;

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { storyTerms } from "../../core/retrieval/query-frame.js";
+import { storyTerms } from "../../core/reading/frames.js";
 import { parseTopicsFile, TopicalIndex } from "../../core/retrieval/topical-index.js";
 import { findProjectRoot } from "../../project-root.js";
 

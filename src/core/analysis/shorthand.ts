@@ -1,7 +1,7 @@
 /**
  * The chat shorthand and spoken forms of Brazilian Portuguese ("vc", "pq", "dnv", "tô", "pra"),
  * folded, each with the words it stands for. One list for every reader of a message: the crisis
- * reading spells them out (core/grounding/crisis.ts), the out-of-scope gate takes them as
+ * reading spells them out (core/reading/crisis.ts), the out-of-scope gate takes them as
  * function words, never as a word the Bible lacks (core/retrieval/scope/features.ts). Pure data.
  */
 export const CHAT_SHORTHAND: Readonly<Record<string, string>> = {

@@ -6,6 +6,14 @@
  *   João 3:16 · Jo 3.16 · João 3,16 · Jo 3:16-18 · 1 Co 13:4-7 · Salmo 23 · Gn 1-2
  *   Rm 3:23; 6:23 · Jo 3:16,18 · Gn 1:31-2:3 (also with – or —) · Gn 1:31 – 2:3
  *   João capítulo 3 versículo 16 · João 3, versículos 16 a 18 · Jo 3:16a (a/b/c/ss suffix ignored)
+ *   Apocalipse, capítulo 22, versículo 21 (a comma before "capítulo")
+ *   Ap XXII, 21 · Ap XXII:21 · Sl CXIX.105 · Apocalipse, capítulo XXII (a Roman chapter, in capitals,
+ *     1-150, needs the verse after it or "capítulo" before it: "João XXIII", "Pio XII" stay prose)
+ *   the book after its numbers (free text only, `InvertedParser`): capítulo 22 de Apocalipse[,
+ *     versículo 21] · o versículo 21 do capítulo 22 do Apocalipse · versículos 1 a 3 do capítulo 5
+ *     de Mateus · no capítulo 3 do livro de Jó / do Evangelho de João / da carta aos Romanos ·
+ *     versículo 21 de Apocalipse 22 · versículo 3 de Judas (one chapter); the match starts at the
+ *     chapter or verse word
  *
  * Separators. Between chapter and verse: `:`, `.` or `,` (Brazilian "Jo 3,16"), no spaces.
  * Verse lists inside one chapter use `,` after a `:`/`.` reference ("Jo 3:16,18") and `.` after a
@@ -153,9 +161,10 @@ const PREFIX_SOURCE = `(?:([1-3](?:[ªºao]|\\.[ªº])?)${H}*|(iii|ii|i|primeir[
 
 /**
  * A book header on the folded text: [ordinal] alias [.] [space], followed by a chapter digit or
- * "cap". Groups: 1/2 ordinal, 3 alias, 4 period, 5 gap.
+ * "cap"; a comma may part the name from "capítulo" ("Apocalipse, capítulo 22"). Groups: 1/2
+ * ordinal, 3 alias, 4 period, 5 gap.
  */
-const HEADER_SOURCE = `(?<![\\p{L}\\p{N}])(?:${PREFIX_SOURCE})?(${ALIAS_SOURCE})(?!\\p{L})(\\.?)(${H}*)(?=[0-9]|cap)`;
+const HEADER_SOURCE = `(?<![\\p{L}\\p{N}])(?:${PREFIX_SOURCE})?(${ALIAS_SOURCE})(?!\\p{L})(\\.?)(,${H}*(?=cap)|${H}*)(?=[0-9]|cap|[ivxlc])`;
 const HEADER_GLOBAL = new RegExp(HEADER_SOURCE, "gdu");
 const HEADER_STICKY = new RegExp(HEADER_SOURCE, "ydu");
 /** A book name without the chapter look-ahead (to classify parse failures). */
@@ -221,22 +230,42 @@ const CHAPTER_WORDS = ["capitulos", "capitulo", "cap"];
 const VERSE_WORDS = ["versiculos", "versiculo", "vers", "vv", "v"];
 const RANGE_WORDS = ["ate", "ao", "a"];
 
+/** Roman numeral letters (folded) and their values; a Roman chapter is written in capitals ("Ap XXII, 21"). */
+const ROMAN_VALUES: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+/** The highest chapter a Roman numeral is read as (Salmos has 150). */
+const ROMAN_MAX = 150;
+
+/** The canonical Roman numeral of 1-399 (lowercase), to accept only well-formed ones ("xxii", not "xxiiiii"). */
+function toRoman(n: number): string {
+  const table: Array<[number, string]> = [[100, "c"], [90, "xc"], [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
+  let out = "";
+  for (const [value, letters] of table) {
+    while (n >= value) {
+      out += letters;
+      n -= value;
+    }
+  }
+  return out;
+}
+
 /**
- * Recursive-descent parser over the folded text, starting after the book name. Records whether
- * it ever looked past the end of the text (`hitEnd`): then more characters could change the
- * result, which is what `referencePrefixLength` needs.
+ * Character-level reading of the folded text (with the original beside it, for capitals), for
+ * the recursive-descent parsers below. Records whether it ever looked past the end of the text
+ * (`hitEnd`): then more characters could change the result, which is what
+ * `referencePrefixLength` needs.
  */
-class TailParser {
+class Reader {
   hitEnd = false;
   /** Furthest index examined: the result depends on nothing after it. */
   maxRead = -1;
 
   constructor(
-    private readonly folded: string,
-    private readonly book: BookInfo,
+    protected readonly folded: string,
+    /** The text as written (same length as `folded`). */
+    protected readonly text: string,
   ) {}
 
-  private ch(i: number): string {
+  protected ch(i: number): string {
     if (i > this.maxRead) this.maxRead = i;
     if (i >= this.folded.length) {
       this.hitEnd = true;
@@ -245,19 +274,19 @@ class TailParser {
     return this.folded[i] as string;
   }
 
-  private skipH(i: number): number {
+  protected skipH(i: number): number {
     while (H_CHARS.has(this.ch(i))) i++;
     return i;
   }
 
   /** Position after literal `s` at i, or -1. */
-  private lit(i: number, s: string): number {
+  protected lit(i: number, s: string): number {
     for (let k = 0; k < s.length; k++) if (this.ch(i + k) !== s[k]) return -1;
     return i + s.length;
   }
 
   /** Position after one of `words` at i, ending a word; or -1. */
-  private word(i: number, words: readonly string[]): number {
+  protected word(i: number, words: readonly string[]): number {
     for (const w of words) {
       const r = this.lit(i, w);
       if (r >= 0 && !isLetter(this.ch(r))) return r;
@@ -266,7 +295,7 @@ class TailParser {
   }
 
   /** 1-3 digits without a leading zero; INVALID as soon as the digits cannot be a number. */
-  private num(i: number): NumResult {
+  protected num(i: number): NumResult {
     const first = this.ch(i);
     if (!isDigit(first)) return undefined;
     if (first === "0") return INVALID;
@@ -278,13 +307,13 @@ class TailParser {
   }
 
   /** A number that ends a token: not followed by a letter, "%" or "‰". */
-  private plainEndOk(i: number): boolean {
+  protected plainEndOk(i: number): boolean {
     const c = this.ch(i);
     return !isLetter(c) && c !== "%" && c !== "‰";
   }
 
   /** End of a verse number, swallowing an a/b/c or "ss" suffix; -1 when a letter follows. */
-  private verseEnd(i: number): number {
+  protected verseEnd(i: number): number {
     const c = this.ch(i);
     if (c === "a" || c === "b" || c === "c") return this.plainEndOk(i + 1) ? i + 1 : -1;
     if (c === "s" && this.ch(i + 1) === "s") return this.plainEndOk(i + 2) ? i + 2 : -1;
@@ -292,14 +321,14 @@ class TailParser {
   }
 
   /** A number at i that is not the ordinal of a following book ("…, 1 Jo 4:8"). */
-  private listNum(i: number): NumResult {
+  protected listNum(i: number): NumResult {
     const n = this.num(i);
     if (n && n !== INVALID && n.value <= 3 && this.bookFollows(n.end)) return undefined;
     return n;
   }
 
   /** After an ordinal digit ending at i: optional "ª"/"º"/"a"/"o", space, then a book name. */
-  private bookFollows(i: number): boolean {
+  protected bookFollows(i: number): boolean {
     if (this.stemAt(this.skipH(i))) return true;
     const c = this.ch(i);
     if (c === "ª" || c === "º" || c === "a" || c === "o") return this.stemAt(this.skipH(i + 1));
@@ -308,7 +337,7 @@ class TailParser {
   }
 
   /** A book stem (any spelling without ordinal) ending a word at i. */
-  private stemAt(i: number): boolean {
+  protected stemAt(i: number): boolean {
     let node = STEM_TRIE;
     let p = i;
     for (;;) {
@@ -330,33 +359,120 @@ class TailParser {
    * One of `words` (then a period if `takesPeriod` allows it) + space before a digit at i:
    * position of the digit, or -1.
    */
-  private keyword(i: number, words: readonly string[], takesPeriod: (w: string) => boolean): number {
+  protected keyword(i: number, words: readonly string[], takesPeriod: (w: string) => boolean, roman = false): number {
     for (const w of words) {
       let r = this.lit(i, w);
       if (r < 0 || isLetter(this.ch(r))) continue;
       if (takesPeriod(w) && this.ch(r) === ".") r++;
       r = this.skipH(r);
-      if (isDigit(this.ch(r))) return r;
+      if (isDigit(this.ch(r)) || (roman && this.roman(r) !== undefined)) return r;
     }
     return -1;
   }
 
-  /** "capítulo(s)"/"cap." + space before a digit: position of the digit, or -1. */
-  private chapterKeyword(i: number): number {
-    return this.keyword(i, CHAPTER_WORDS, (w) => w === "cap");
+  /** "capítulo(s)"/"cap." + space before a digit or a Roman numeral: position of the number, or -1. */
+  protected chapterKeyword(i: number): number {
+    return this.keyword(i, CHAPTER_WORDS, (w) => w === "cap", true);
+  }
+
+  /**
+   * A Roman numeral at i written in capitals, well formed, 1-150, ending a word ("XXII"); the
+   * chapter it stands for.
+   */
+  protected roman(i: number): Num | undefined {
+    let j = i;
+    while (ROMAN_VALUES[this.ch(j)] !== undefined && isUpper(this.text[j] as string)) {
+      if (++j - i > 8) return undefined;
+    }
+    if (j === i || isLetter(this.ch(j)) || isDigit(this.ch(j))) return undefined;
+    const letters = this.folded.slice(i, j);
+    let value = 0;
+    for (let k = 0; k < letters.length; k++) {
+      const v = ROMAN_VALUES[letters[k] as string] as number;
+      const next = ROMAN_VALUES[letters[k + 1] as string] ?? 0;
+      value += v < next ? -v : v;
+    }
+    if (value < 1 || value > ROMAN_MAX || toRoman(value) !== letters) return undefined;
+    return { value, end: j, digits: j - i };
+  }
+
+  /**
+   * A book's name at i: an optional ordinal ("1", "1ª", "I", "Primeira") and a stem ending a
+   * word, the longest that names a book; with where its stem starts.
+   */
+  protected bookAt(i: number): { hit: AliasHit; aliasStart: number; end: number; numbered: boolean } | undefined {
+    let p = i;
+    let ordinal: 1 | 2 | 3 | undefined;
+    const c = this.ch(p);
+    if (c === "1" || c === "2" || c === "3") {
+      let q = p + 1;
+      const o = this.ch(q);
+      if (o === "ª" || o === "º" || o === "a" || o === "o") q++;
+      else if (o === "." && (this.ch(q + 1) === "ª" || this.ch(q + 1) === "º")) q += 2;
+      ordinal = Number(c) as 1 | 2 | 3;
+      p = this.skipH(q);
+    } else {
+      const w = this.word(p, ["primeira", "primeiro", "segunda", "segundo", "terceira", "terceiro", "iii", "ii", "i"]);
+      if (w >= 0 && H_CHARS.has(this.ch(w))) {
+        const n = ordinalValue(this.folded.slice(p, w));
+        const after = this.skipH(w);
+        if (n !== undefined && this.stemEnds(after).length > 0) {
+          ordinal = n;
+          p = after;
+        }
+      }
+    }
+    for (const end of this.stemEnds(p).reverse()) {
+      const alias = this.text.slice(p, end);
+      const hit = ordinal !== undefined ? lookupNumbered(ordinal, alias) : lookupUnnumbered(alias);
+      if (hit) return { hit, aliasStart: p, end, numbered: ordinal !== undefined };
+    }
+    return undefined;
+  }
+
+  /** Every end of a book stem that starts at i and ends a word, shortest first. */
+  protected stemEnds(i: number): number[] {
+    const ends: number[] = [];
+    let node = STEM_TRIE;
+    let p = i;
+    for (;;) {
+      let c = this.ch(p);
+      let width = 1;
+      if (H_CHARS.has(c)) {
+        while (H_CHARS.has(this.ch(p + width))) width++;
+        c = " ";
+      }
+      if (node.terminal && p > i && !isLetter(c)) ends.push(p);
+      const next = c === "" ? undefined : node.children.get(c);
+      if (!next) return ends;
+      node = next;
+      p += width;
+    }
   }
 
   /** "[,] versículo(s)/vers./vv./v." + space before a digit: position of the digit, or -1. */
-  private verseKeyword(i: number): number {
+  protected verseKeyword(i: number): number {
     return this.keyword(this.skipH(this.ch(i) === "," ? i + 1 : i), VERSE_WORDS, () => true);
   }
 
   /** A verse number at i with its a/b/c/ss suffix, and the position after it. */
-  private verseAt(i: number): { verse: Num; end: number } | undefined {
+  protected verseAt(i: number): { verse: Num; end: number } | undefined {
     const v = this.num(i);
     if (!v || v === INVALID) return undefined;
     const end = this.verseEnd(v.end);
     return end < 0 ? undefined : { verse: v, end };
+  }
+
+}
+
+/** Recursive-descent parser of the numbers after a book's name ("3:16-18; 4:1", "capítulo 3, versículo 16"). */
+class TailParser extends Reader {
+  constructor(
+    folded: string,
+    text: string,
+    private readonly book: BookInfo,
+  ) {
+    super(folded, text);
   }
 
   /**
@@ -498,6 +614,7 @@ class TailParser {
       }
     }
     const c = first ? this.num(p) : this.listNum(p);
+    if (first && c === undefined) return this.romanItem(p, keywords);
     if (!c || c === INVALID) return undefined;
     const code = this.book.code;
     const verse = this.verseAfterChapter(c.end, seps, first);
@@ -523,6 +640,26 @@ class TailParser {
       end: range?.end ?? c.end,
       verseDigits: 0,
     };
+  }
+
+  /**
+   * A chapter written as a Roman numeral in capitals ("Ap XXII, 21", "Ap XXII:21", "Ap XXII, v.
+   * 21", "Apocalipse, capítulo XXII"): it needs the verse after it, or the word "capítulo"
+   * before it, so that a name with a regnal number ("João XXIII", "Pio XII") stays prose.
+   */
+  private romanItem(p: number, keywords: boolean): Item | undefined {
+    const c = this.roman(p);
+    if (!c) return undefined;
+    const sep = this.ch(c.end);
+    if (sep === ":" || sep === "." || sep === ",") {
+      const v = this.verseAt(this.skipH(c.end + 1));
+      if (v) return this.verseItem(c.value, v.verse, v.end, sep, keywords);
+    }
+    const k = this.verseKeyword(c.end);
+    const v = k >= 0 ? this.verseAt(k) : undefined;
+    if (v) return this.verseItem(c.value, v.verse, v.end, "kw", true);
+    if (!keywords || !this.plainEndOk(c.end)) return undefined;
+    return { ref: makeRef(this.book.code, c.value, undefined, c.value, undefined), sep: "kw", end: c.end, verseDigits: 0 };
   }
 
   /** Parses the whole tail at `start`. */
@@ -579,6 +716,137 @@ class TailParser {
   }
 }
 
+/**
+ * Where a form that names the book after its numbers may start: a chapter or verse word (folded),
+ * or one still being written at the end of the text (streaming holds it back).
+ */
+const INVERTED_GLOBAL =
+  /(?<![\p{L}\p{N}])(?:(?:capitulos?|cap\.?|versiculos?|vers\.?|vv?\.?)(?!\p{L})|(?:c|ca|capi|capit|capitu|capitul|ve|ver|versi|versic|versicu|versicul)$)/gu;
+/** Between the numbers and the book: "de", "do", "da"… */
+const OF_WORDS = ["dos", "das", "do", "da", "de"];
+/** What may stand before the book: "capítulo 3 do livro de Jó", "do Evangelho de João", "da carta aos Romanos". */
+const WORK_WORDS = ["livro", "evangelho", "carta", "epistola"];
+const WORK_OF_WORDS = ["segundo", "dos", "das", "aos", "do", "da", "de", "a", "o"];
+
+/**
+ * The forms that name the book after the numbers: "capítulo 22 de Apocalipse", "no capítulo 22
+ * de Apocalipse, versículo 21", "o versículo 21 do capítulo 22 do Apocalipse", "versículos 1 a 3
+ * do capítulo 5 de Mateus", "versículo 21 de Apocalipse 22", "versículo 3 de Judas" (a book of one
+ * chapter). The match starts at the chapter or verse word (an article before it stays prose). A
+ * name that is also a word of the `strict` class ("capítulo 2 de Os Lusíadas") needs the verse,
+ * a capital, and no word right after it.
+ */
+class InvertedParser extends Reader {
+  parse(start: number): { references: BibleReference[]; end: number } | undefined {
+    const vk = this.keyword(start, VERSE_WORDS, () => true);
+    if (vk >= 0) {
+      const first = this.verseAt(vk);
+      if (!first) return undefined;
+      const range = this.simpleRange(first.end);
+      const verse = { first: first.verse.value, last: range?.last ?? first.verse.value, end: range?.end ?? first.end };
+      if (verse.last < verse.first) return undefined;
+      const p = this.of(verse.end, OF_WORDS);
+      if (p < 0) return undefined;
+      const ck = this.chapterKeyword(p);
+      if (ck >= 0) return this.chapterOfBook(ck, verse);
+      // "versículo 21 de Apocalipse 22", "versículo 3 de Judas"
+      const book = this.bookAt(p);
+      if (!book || !this.accepted(book, true)) return undefined;
+      const g = this.skipH(book.end);
+      const c = g > book.end ? this.num(g) : undefined;
+      if (c && c !== INVALID && this.plainEndOk(c.end) && !this.verseFollows(c.end)) {
+        return { references: [makeRef(book.hit.book.code, c.value, verse.first, c.value, verse.last)], end: c.end };
+      }
+      if (book.hit.book.chapters !== 1 || (c && c !== INVALID)) return undefined;
+      return { references: [makeRef(book.hit.book.code, 1, verse.first, 1, verse.last)], end: book.end };
+    }
+    const ck = this.chapterKeyword(start);
+    return ck >= 0 ? this.chapterOfBook(ck, undefined) : undefined;
+  }
+
+  /** "22 de Apocalipse[, versículo 21]" at i (the chapter's number). */
+  private chapterOfBook(i: number, verse: { first: number; last: number } | undefined): { references: BibleReference[]; end: number } | undefined {
+    const n = this.num(i);
+    const chapter = n === undefined ? this.roman(i) : n;
+    if (!chapter || chapter === INVALID || !this.plainEndOk(chapter.end) || this.verseFollows(chapter.end)) return undefined;
+    let p = this.of(chapter.end, OF_WORDS);
+    if (p < 0) return undefined;
+    const work = this.word(p, WORK_WORDS);
+    if (work >= 0) {
+      const q = this.of(work, WORK_OF_WORDS);
+      if (q < 0) return undefined;
+      p = q;
+    }
+    const book = this.bookAt(p);
+    if (!book || !this.accepted(book, verse !== undefined)) return undefined;
+    const code = book.hit.book.code;
+    if (verse) return { references: [makeRef(code, chapter.value, verse.first, chapter.value, verse.last)], end: book.end };
+    // "capítulo 22 de Apocalipse, versículo 21"
+    const k = this.verseKeyword(book.end);
+    const v = k >= 0 ? this.verseAt(k) : undefined;
+    if (v) {
+      const range = this.simpleRange(v.end);
+      const last = range?.last ?? v.verse.value;
+      if (last >= v.verse.value) return { references: [makeRef(code, chapter.value, v.verse.value, chapter.value, last)], end: range?.end ?? v.end };
+    }
+    return { references: [makeRef(code, chapter.value, undefined, chapter.value, undefined)], end: book.end };
+  }
+
+  /** Space, one of `words`, space: the position after them, or -1. */
+  private of(i: number, words: readonly string[]): number {
+    const q = this.skipH(i);
+    if (q === i) return -1;
+    const w = this.word(q, words);
+    if (w < 0) return -1;
+    const r = this.skipH(w);
+    return r > w ? r : -1;
+  }
+
+  /** "-23", " a 23", " até 23", " ao 23" after a verse: the last verse and the position after it. */
+  private simpleRange(i: number): { last: number; end: number } | undefined {
+    let p = -1;
+    if (DASHES.has(this.ch(i))) p = i + 1;
+    else {
+      const q = this.skipH(i);
+      const w = q > i ? this.word(q, RANGE_WORDS) : -1;
+      if (w >= 0 && H_CHARS.has(this.ch(w))) p = this.skipH(w);
+    }
+    if (p < 0) return undefined;
+    const v = this.verseAt(p);
+    return v ? { last: v.verse.value, end: v.end } : undefined;
+  }
+
+  /** A verse separator and a digit right after a number ("22:21"): the form is another one. */
+  private verseFollows(i: number): boolean {
+    const c = this.ch(i);
+    return (c === ":" || c === "." || c === ",") && isDigit(this.ch(i + 1));
+  }
+
+  /** The classes of names that are also words (books.ts `AliasKind`), for a book named after its numbers. */
+  private accepted(book: { hit: AliasHit; aliasStart: number; end: number; numbered: boolean }, withVerse: boolean): boolean {
+    if (book.numbered) return true;
+    const alias = this.text.slice(book.aliasStart, book.end);
+    if (aliasKind(alias) !== "strict") return true;
+    const capital = isUpper(alias[0] as string) && alias !== alias.toUpperCase();
+    const wordAfter = H_CHARS.has(this.ch(book.end)) && isLetter(this.ch(this.skipH(book.end)));
+    return capital && withVerse && !wordAfter;
+  }
+}
+
+/** A form naming the book after its numbers, from the chapter or verse word at `start` (see `InvertedParser`). */
+function invertedAttempt(text: string, folded: string, start: number): Attempt {
+  const parser = new InvertedParser(folded, text);
+  const found = parser.parse(start);
+  const maxRead = Math.max(start, parser.maxRead);
+  if (!found) return { start, open: parser.hitEnd, maxRead };
+  return {
+    start,
+    open: parser.hitEnd,
+    maxRead,
+    match: { text: text.slice(start, found.end), start, end: found.end, references: found.references },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Matching a header + tail
 // ---------------------------------------------------------------------------------------------
@@ -600,9 +868,11 @@ function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): 
   const indices = m.indices as RegExpIndicesArray;
   const [aliasStart, aliasEnd] = indices[3] as [number, number];
   const gapEnd = (indices[5] as [number, number])[1];
-  // A rejection before the tail is parsed depends on the header only: cut at gapEnd, the
-  // header (which needs a digit there) would not match either.
-  const maxRead = gapEnd - 1;
+  // A rejection before the tail is parsed depends on the header only, and a cut anywhere before
+  // gapEnd leaves a header that (needing a digit there) does not match either: no later text can
+  // change it, so it holds nothing back (a bound at gapEnd made the stream take back text it had
+  // released: "Jo 21–1.1Cântico dos Cânticos" + "1", found by the property tests).
+  const maxRead = m.index - 1;
   const ordinal = m[1] ?? m[2];
   let start = m.index;
   let hit: AliasHit | undefined;
@@ -632,7 +902,7 @@ function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): 
     isUpper(text[aliasStart] as string) && !(hit.abbreviation && alias.length > 1 && alias === alias.toUpperCase());
   if (kind === "strict" && !capital) return { start, open: false, maxRead }; // can never become one
 
-  const parser = new TailParser(folded, hit.book);
+  const parser = new TailParser(folded, text, hit.book);
   const items = parser.parse(gapEnd);
   const open = parser.hitEnd;
   const read = Math.max(gapEnd, parser.maxRead);
@@ -656,6 +926,28 @@ function attempt(text: string, folded: string, m: RegExpExecArray, mode: Mode): 
 }
 
 /**
+ * The end of a book's name written at `at` in `text` (an ordinal and a stem, or a name alone,
+ * in any case and spelling `parseReference` takes, ending a word), or undefined when none starts
+ * there. For readers of forms that name the book after the numbers ("capítulo 22 de
+ * Apocalipse"): they rewrite such a form into one this grammar reads.
+ */
+export function bookNameEnd(text: string, at: number): number | undefined {
+  const folded = foldText(text);
+  BOOK_ONLY_STICKY.lastIndex = at;
+  const m = BOOK_ONLY_STICKY.exec(folded);
+  if (!m) return undefined;
+  const [aliasStart, aliasEnd] = (m.indices as RegExpIndicesArray)[3] as [number, number];
+  const alias = text.slice(aliasStart, aliasEnd);
+  const ordinal = m[1] ?? m[2];
+  if (ordinal !== undefined) {
+    const n = ordinalValue(ordinal);
+    if (n !== undefined && lookupNumbered(n, alias)) return aliasEnd;
+    if (aliasStart !== at) return undefined; // "1 Gn": no numbered book, and the name does not start at `at`
+  }
+  return lookupUnnumbered(alias) ? aliasEnd : undefined;
+}
+
+/**
  * Every reference in free text, in order, with UTF-16 offsets into `text`. See the module
  * comment for the rules that keep ordinary words ("os 3 homens", "Na casa") out.
  */
@@ -665,9 +957,22 @@ export function findReferences(text: string): ReferenceMatch[] {
 
 /** Every free-text attempt from `from` on, in order: after a match, the next one starts at its end. */
 function* freeAttempts(text: string, folded: string, from: number): Generator<Attempt> {
+  // The next chapter or verse word, looked for again only once passed (each search runs to it).
+  let k: RegExpExecArray | null | undefined;
   for (let pos = from; ; ) {
     HEADER_GLOBAL.lastIndex = pos;
     const m = HEADER_GLOBAL.exec(folded);
+    if (k === undefined || (k !== null && k.index < pos)) {
+      INVERTED_GLOBAL.lastIndex = pos;
+      k = INVERTED_GLOBAL.exec(folded);
+    }
+    if (k && (!m || k.index < m.index)) {
+      // "capítulo 22 de Apocalipse": the book after its numbers
+      const a = invertedAttempt(text, folded, k.index);
+      yield a;
+      pos = a.match ? a.match.end : k.index + 1;
+      continue;
+    }
     if (!m) return;
     const a = attempt(text, folded, m, "free");
     yield a;
@@ -793,7 +1098,8 @@ function parseReferenceAsWritten(text: string): ParseResult {
 /** How far back `referencePrefixLength` looks: longer references are not held back. */
 const TAIL_WINDOW = 256;
 
-const GAP_OR_KEYWORD_PREFIX = new RegExp(`^\\.?(?:${H}+(?:c|ca|cap|capi|capit|capitu|capitul|capitulo|capitulos)?)?$`, "u");
+const KEYWORD_PREFIX = "(?:c|ca|cap|capi|capit|capitu|capitul|capitulo|capitulos)";
+const GAP_OR_KEYWORD_PREFIX = new RegExp(`^\\.?(?:${H}+${KEYWORD_PREFIX}?|,${H}*${KEYWORD_PREFIX}?)?$`, "u");
 
 /** True when folded[q..] is an unfinished book header: a prefix of a name, or a name plus gap. */
 function partialHeader(folded: string, q: number): boolean {
@@ -981,24 +1287,82 @@ export function validateReference(ref: BibleReference, v: Versification): Valida
   return { ok: true };
 }
 
+/** One verse's coordinate (USFX book code, chapter, verse). */
+export interface VerseCoordinate {
+  book: string;
+  chapter: number;
+  verse: number;
+}
+
 /**
- * Every verse of a span, in order. Throws a RangeError (with the Portuguese message of
- * `validateReference`) when the span does not exist: never clamps or drops silently.
+ * How many verses a span covers, counted from the versification without listing them (at most
+ * one step per chapter of the span). Throws a RangeError (the Portuguese message of
+ * `validateReference`) when the span does not exist.
  */
-export function expandReference(
-  ref: BibleReference,
-  v: Versification,
-): Array<{ book: string; chapter: number; verse: number }> {
+export function countReferenceVerses(ref: BibleReference, v: Versification): number {
   const check = validateReference(ref, v);
   if (!check.ok) throw new RangeError(check.message);
   const chapters = v.get(ref.book) as readonly number[];
-  const out: Array<{ book: string; chapter: number; verse: number }> = [];
+  let count = 0;
   for (let c = ref.chapterStart; c <= ref.chapterEnd; c++) {
     const first = c === ref.chapterStart ? (ref.verseStart ?? 1) : 1;
     const last = c === ref.chapterEnd ? (ref.verseEnd ?? (chapters[c - 1] as number)) : (chapters[c - 1] as number);
-    for (let verse = first; verse <= last; verse++) out.push({ book: ref.book, chapter: c, verse });
+    count += Math.max(0, last - first + 1);
+  }
+  return count;
+}
+
+/**
+ * Every verse of a span, in order, or only the first `limit` of them (the span is walked no
+ * further than that, so a cap holds before anything is listed). Throws a RangeError (with the
+ * Portuguese message of `validateReference`) when the span does not exist: never clamps or
+ * drops silently.
+ */
+export function expandReference(ref: BibleReference, v: Versification, limit = Infinity): VerseCoordinate[] {
+  const check = validateReference(ref, v);
+  if (!check.ok) throw new RangeError(check.message);
+  const chapters = v.get(ref.book) as readonly number[];
+  const out: VerseCoordinate[] = [];
+  for (let c = ref.chapterStart; c <= ref.chapterEnd && out.length < limit; c++) {
+    const first = c === ref.chapterStart ? (ref.verseStart ?? 1) : 1;
+    const last = c === ref.chapterEnd ? (ref.verseEnd ?? (chapters[c - 1] as number)) : (chapters[c - 1] as number);
+    for (let verse = first; verse <= last && out.length < limit; verse++) out.push({ book: ref.book, chapter: c, verse });
   }
   return out;
+}
+
+/** The verses of several spans within a cap: see `expandReferences`. */
+export interface BoundedVerses {
+  /** The first distinct verses, in the order of the spans, at most the cap. */
+  verses: VerseCoordinate[];
+  /** How many verses the spans cover in all (a verse named twice counts twice). */
+  total: number;
+}
+
+/**
+ * The verses of several existing spans, in order, without repeats, at most `limit`: each span is
+ * counted first (`countReferenceVerses`) and listed only while the cap is not reached, so the
+ * work is bounded by the number of spans and the cap, never by what they name ("Sl 1-150;
+ * 1-150;…"). Throws a RangeError for a span that does not exist (validate first).
+ */
+export function expandReferences(refs: readonly BibleReference[], v: Versification, limit: number): BoundedVerses {
+  const verses: VerseCoordinate[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (const ref of refs) {
+    total += countReferenceVerses(ref, v);
+    if (verses.length >= limit) continue;
+    // Walking `limit` verses of a span always finds the new ones the cap still needs: at most
+    // `verses.length` of them were seen before, and `limit - verses.length` is all that fits.
+    for (const verse of expandReference(ref, v, limit)) {
+      const key = `${verse.book} ${verse.chapter}:${verse.verse}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      verses.push(verse);
+      if (verses.length >= limit) break;
+    }
+  }
+  return { verses, total };
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 
 import type { ChatTurn } from "../grounding/prompt.js";
-import type { CrisisKind } from "../grounding/crisis.js";
+import type { CrisisKind } from "../reading/crisis.js";
+import type { AnswerShape } from "../grounding/answer-shape.js";
 
 /** One turn of the conversation already held with the user (the prompt's own type: one shape from the question to the provider). */
 export type { ChatTurn };
@@ -29,10 +30,12 @@ export interface GenerateRequest {
   question?: string;
   /** For the offline stub only: what the passages come from ("a Bíblia" unless said). */
   corpusLabel?: string;
-  /** For the offline stub only: the writer is at risk (core/grounding/crisis.ts); the passages are of consolation. */
+  /** For the offline stub only: the writer is at risk (core/reading/crisis.ts); the passages are of consolation. */
   care?: CrisisKind;
   /** For the offline stub only: the gate kept the question with a doubt (set from the plan; the model reads it in the prompt). */
   doubtful?: boolean;
+  /** For the offline stub only: the kind of message and what retrieval found for it (the model reads it in the prompt's `<tipo>` note). */
+  shape?: AnswerShape;
 }
 
 export const LLM_PROVIDER_IDS = ["stub", "ollama", "openai", "groq", "anthropic"] as const;

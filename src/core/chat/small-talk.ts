@@ -1,8 +1,8 @@
 /**
  * The chat's fixed replies to small talk (a message that only greets, thanks, blesses or says
- * goodbye; core/retrieval/small-talk.ts recognises it).
+ * goodbye; core/reading/small-talk.ts recognises it).
  */
-import type { SmallTalk } from "../retrieval/small-talk.js";
+import type { SmallTalk } from "../reading/small-talk.js";
 
 /**
  * The reply to small talk (Portuguese): about the Bible, or about a document collection when

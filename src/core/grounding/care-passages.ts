@@ -1,8 +1,8 @@
 /**
- * The passages a person at risk (core/grounding/crisis.ts) is answered over. A module of its
+ * The passages a person at risk (core/reading/crisis.ts) is answered over. A module of its
  * own: the search workers resolve them and never load the classifiers the reading needs.
  */
-import type { CrisisKind } from "./crisis.js";
+import type { CrisisKind } from "../reading/crisis.js";
 
 /**
  * The passages a person at risk is answered over, in order: chosen, not searched (see

@@ -5,6 +5,8 @@
  * (`CitationStreamFilter`), so a fabricated reference never reaches the browser, not even
  * half-written.
  *
+ * The answer is first put in display order without bidi controls (./bidi.ts: a right-to-left
+ * override that displays as "Ap 22:21" is read, and shown, as "Ap 22:21").
  * References are found by ./reference-scan.ts: the reference grammar run on a normalising shadow
  * of the answer (./shadow.ts), so that odd spellings (Markdown inside, no space, English names,
  * books outside the canon, numbers in words, Unicode digits and colons, invisible or look-alike
@@ -29,6 +31,7 @@
  *    connectors and separators on the left are dropped (up to four: "e", "ou", "em", "no",
  *    "na", "cf.", "vide", "conforme", "segundo"; ",", ";", ":", a dash):
  *    "Deus nos ama, conforme Rm 3:99." → "Deus nos ama."; "(Jo 3:16; Rm 3:99)" → "(Jo 3:16)";
+ *    "também" after a pointer verb goes with it ("Veja também Rm 3:99." → "");
  *    "Jo 3:16, Rm 3:99, Gl 2:20" → "Jo 3:16, Gl 2:20". Pointing verbs ("veja", "leia", "ver",
  *    "confira") go too at the end of a sentence or line ("Veja Rm 3:99." → ""), but before a
  *    list separator the separator goes instead ("Veja Rm 3:99, Jo 3:16" → "Veja Jo 3:16").
@@ -42,6 +45,8 @@
  *    "Em resumo — Deus ama". Otherwise the two sides are joined with one space (none before
  *    punctuation):
  *    "Como diz Rm 3:99, Deus" → "Como diz, Deus"; "Leia Rm 3:99 e ore" → "Leia e ore".
+ * A reference written from its chapter or verse word takes the article before it ("Leia o
+ * versículo 21 do capítulo 22 do Apocalipse hoje." → "Leia hoje."; a bare "versículo N" does not).
  * The cleanup never touches other words, so a dangling "Como diz" may remain.
  *
  * A removed or rewritten reference that held one side of an emphasis ("**João** 3:99") takes
@@ -59,6 +64,7 @@
  * characters): it never rescans the text already released.
  */
 import { type BibleReference, type Versification, formatReference, formatReferences } from "../bible/references.js";
+import { BidiStream, inDisplayOrder } from "./bidi.js";
 import type { ShownVerses } from "./passages.js";
 import { type ScannedReference, scanPrefixLength, scanReferences } from "./reference-scan.js";
 import { BULLETS, isHws, isNewline, LEADING_PUNCTUATION, prefixSet, SENTENCE_END, SEPARATORS, TERMINALS, trimEndHws } from "./text-chars.js";
@@ -120,9 +126,18 @@ const CONNECTORS: ReadonlySet<string> = new Set([
 const POINTERS: ReadonlySet<string> = new Set(["veja", "vejam", "ver", "leia", "leiam", "confira", "compare", "cf", "cf.", "vide"]);
 /** Words dropped from the right of a hole at the start of a line or bracket (rule 3). */
 const RIGHT_CONNECTORS: ReadonlySet<string> = new Set(["e", "ou"]);
+/** "Veja também Rm 3:99.": dropped with the pointer verb before it (rule 2). */
+const ALSO: ReadonlySet<string> = new Set(["também", "tambem", "tb", "tb."]);
+/**
+ * Articles that go with a removed reference written from its chapter or verse word ("Leia o
+ * versículo 21 do capítulo 22 do Apocalipse hoje." → "Leia hoje.").
+ */
+const ARTICLES: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
+/** A reference written from its chapter or verse word ("capítulo 22 de Apocalipse", "versículo 21 do capítulo 22…"). */
+const KEYWORD_FIRST = /^(?:cap|v)/iu;
 
-/** Every prefix of a word of LEAD_INS, CONNECTORS or POINTERS: a word being typed that may become one. */
-const WORD_PREFIXES = prefixSet([...LEAD_INS, ...CONNECTORS, ...POINTERS]);
+/** Every prefix of a word of LEAD_INS, CONNECTORS, POINTERS or ARTICLES: a word being typed that may become one. */
+const WORD_PREFIXES = prefixSet([...LEAD_INS, ...CONNECTORS, ...POINTERS, ...ARTICLES]);
 
 /** Start of the word (letters, optionally a final period) ending at k, or k when there is none. */
 function wordStartBefore(o: string, k: number, lo: number): number {
@@ -168,7 +183,7 @@ function affectableStart(o: string, lo: number): number {
     const w = wordStartBefore(o, j, lo);
     if (w < j) {
       const word = o.slice(w, j).toLowerCase();
-      if (LEAD_INS.has(word) || CONNECTORS.has(word) || POINTERS.has(word)) {
+      if (LEAD_INS.has(word) || CONNECTORS.has(word) || POINTERS.has(word) || ARTICLES.has(word)) {
         i = w;
         continue;
       }
@@ -230,6 +245,8 @@ function dropOne(o: string, k: number, lo: number, pointers: boolean): number {
   if (w < k && !isLetter(o[w - 1])) {
     const word = o.slice(w, k).toLowerCase();
     if (CONNECTORS.has(word) || (pointers && POINTERS.has(word))) return trimEndHws(o, w, lo);
+    // "Veja também Rm 3:99.": "também" goes when the pointer before it goes too
+    if (pointers && ALSO.has(word) && pointerAt(o, trimEndHws(o, w, lo), lo)) return trimEndHws(o, w, lo);
   }
   return -1;
 }
@@ -338,12 +355,21 @@ class Rewriter {
     }
     this.balanceMarkers(match.text);
     if (kept.length === 0) {
+      if (!match.bare && KEYWORD_FIRST.test(match.text)) this.dropArticle();
       this.removed.push(match.text);
       this.hole = true;
     } else {
       this.out += formatReferences(kept);
       this.removed.push(...dropped.map((ref) => formatReference(ref)));
     }
+  }
+
+  /** Drops an article ("o", "a", "os", "as") left right before the hole, keeping the space before it. */
+  private dropArticle(): void {
+    const o = this.out;
+    const k = trimEndHws(o, o.length, this.released);
+    const w = wordStartBefore(o, k, this.released);
+    if (w < k && !isLetter(o[w - 1]) && ARTICLES.has(o.slice(w, k).toLowerCase())) this.out = o.slice(0, w);
   }
 
   /**
@@ -422,14 +448,29 @@ class Rewriter {
 
       // Rule 2: dangling connectors and separators before punctuation or the end of a line.
       const terminal = rc === "" || isNewline(rc) || TERMINALS.has(rc);
+      // ... and before an excerpt's marker ("Leia Ap 22:21 e Jo 3:99 [1]." → "Leia Ap 22:21 [1].")
+      let footnote = false;
+      if (rc === "[") {
+        const n = charAt(q + 1);
+        if (n === undefined) return undefined;
+        footnote = isDigit(n);
+      }
       let k = lt;
       const listSeparator = rc === "," || rc === ";";
-      if (terminal && !group) {
+      if ((terminal || footnote) && !group) {
         for (let n = 0; n < 4; n++) {
-          const d = dropOne(o, k, lo, !listSeparator && rc !== ":");
+          const d = dropOne(o, k, lo, !listSeparator && rc !== ":" && !footnote);
           if (d < 0) break;
           k = d;
         }
+      }
+
+      // "No Rm 3:99 lemos.": a connector alone at the start of its sentence or line goes too
+      if (k === lt && !group) {
+        const w = wordStartBefore(o, lt, lo);
+        const j = trimEndHws(o, w, lo);
+        const start = j === 0 ? this.outAtStart : isNewline(o[j - 1]) || SENTENCE_END.has(o[j - 1] as string);
+        if (w < lt && !isLetter(o[w - 1]) && start && CONNECTORS.has(o.slice(w, lt).toLowerCase()) && isLetter(o[lt - 1])) k = j;
       }
 
       // Rule 3: at the start of a line or bracket, drop what introduced the next item.
@@ -500,6 +541,10 @@ class Rewriter {
         this.out = o.slice(0, k);
         return r;
       }
+      if (footnote && k < lt) {
+        this.out = o.slice(0, k) + " ";
+        return q;
+      }
 
       if (isLetter(rc)) {
         const w = wordAt(q);
@@ -543,7 +588,8 @@ class Rewriter {
  * Removes the references to verses the model was not shown (see the module comment for the
  * rules), and lists the kept citations and the removed references.
  */
-export function checkCitations(text: string, shown: ShownSet, versification?: Versification): CitationCheck {
+export function checkCitations(answer: string, shown: ShownSet, versification?: Versification): CitationCheck {
+  const text = inDisplayOrder(answer);
   const core = new Rewriter(shown, versification);
   core.process(text, 0, text.length, scanReferences(text), true);
   return { text: core.release(true), citations: [...core.citations], removed: [...core.removed] };
@@ -566,6 +612,8 @@ const RAW_CONTEXT = 64;
  */
 export class CitationStreamFilter implements StreamCitationCheck {
   private readonly core: Rewriter;
+  /** The answer in display order, without bidi controls (./bidi.ts), before anything else reads it. */
+  private readonly bidi = new BidiStream();
   /** The last processed raw characters (look-behind). */
   private rawContext = "";
   /** Raw text not processed yet. */
@@ -580,7 +628,9 @@ export class CitationStreamFilter implements StreamCitationCheck {
   push(delta: string): string {
     if (this.finished) throw new Error("CitationStreamFilter: push depois de end.");
     if (delta === "") return "";
-    this.pending += delta;
+    const text = this.bidi.push(delta);
+    if (text === "") return "";
+    this.pending += text;
     const hold = scanPrefixLength(this.rawContext + this.pending);
     const safe = this.pending.length - Math.min(hold, this.pending.length);
     if (safe > 0) this.advance(safe, false);
@@ -591,6 +641,7 @@ export class CitationStreamFilter implements StreamCitationCheck {
   end(): string {
     if (this.finished) return "";
     this.finished = true;
+    this.pending += this.bidi.end();
     this.advance(this.pending.length, true);
     return this.core.release(true);
   }

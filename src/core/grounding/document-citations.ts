@@ -60,6 +60,7 @@
  * output and a trailing list bullet (`-`, `•`, `+`), which the cleanup of a later removal may
  * still drop. Each push costs O(delta + held).
  */
+import { BidiStream } from "./bidi.js";
 import type { DocumentPassage } from "./document-passages.js";
 import { BULLETS, isHws, isNewline, LEADING_PUNCTUATION, SENTENCE_END, SEPARATORS, TERMINALS, trimEndHws } from "./text-chars.js";
 import type { StreamCitationCheck } from "./stream-check.js";
@@ -341,6 +342,8 @@ class Grammar {
  */
 export class DocumentCitationStreamFilter implements StreamCitationCheck {
   private readonly grammar: Grammar;
+  /** The answer in display order, without bidi controls (./bidi.ts), before anything else reads it. */
+  private readonly bidi = new BidiStream();
   /** Input not consumed yet. */
   private pending = "";
   /** The last consumed input character ("" at the start). */
@@ -364,7 +367,7 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
   push(chunk: string): string {
     if (this.finished) throw new Error("DocumentCitationStreamFilter: push depois de end.");
     if (chunk === "") return "";
-    this.pending += chunk;
+    this.pending += this.bidi.push(chunk);
     this.process(false);
     return this.release(false);
   }
@@ -373,6 +376,7 @@ export class DocumentCitationStreamFilter implements StreamCitationCheck {
   end(): string {
     if (this.finished) return "";
     this.finished = true;
+    this.pending += this.bidi.end();
     this.process(true);
     return this.release(true);
   }

@@ -7,7 +7,14 @@
  * verse of it: every verse of every window is "shown".
  */
 import { bookByCode } from "../bible/books.js";
-import { type BibleReference, type Versification, expandReference, formatReference } from "../bible/references.js";
+import {
+  type BibleReference,
+  type Versification,
+  countReferenceVerses,
+  expandReference,
+  formatReference,
+  validateReference,
+} from "../bible/references.js";
 import type { SearchResult } from "../retrieval/engine.js";
 import type { ContextText, Verse } from "../types.js";
 
@@ -132,13 +139,11 @@ export class ShownVerses {
     const wholeChapters = ref.verseStart === undefined && ref.verseEnd === undefined;
     if (wholeChapters || ref.chapterStart !== ref.chapterEnd) {
       if (!versification) return false;
-      let verses: Array<{ book: string; chapter: number; verse: number }>;
-      try {
-        verses = expandReference(ref, versification);
-      } catch {
-        return false; // the span does not exist
-      }
-      return verses.length > 0 && verses.every((v) => this.has(v.book, v.chapter, v.verse));
+      if (!validateReference(ref, versification).ok) return false; // the span does not exist
+      // Counted first: a span of more verses than were shown is not listed ("Sl 1-150").
+      const count = countReferenceVerses(ref, versification);
+      if (count === 0 || count > this.keys.size) return false;
+      return expandReference(ref, versification).every((v) => this.has(v.book, v.chapter, v.verse));
     }
     const first = ref.verseStart ?? 1;
     const last = ref.verseEnd ?? first;

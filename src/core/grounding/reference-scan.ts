@@ -3,7 +3,9 @@
  * normalising shadow of the answer (./shadow.ts), erring towards recognising, with offsets into
  * the answer as written. On top of the grammar:
  * - continuations of a verse: "Jo 3:16 e 19", "Jo 3:16.19", "Jo 3:16, v. 19", "Jo 3 (v. 16)",
- *   and "Jo 3:16ss" / "e seguintes" (the next verse, which was not necessarily shown);
+ *   "Jo 3:16ss" / "e seguintes" (the two verses after it, the fewest a plural claims; "e
+ *   seguinte": the next one), and of a whole chapter: "Ap 22, no versículo 21" (that verse) and
+ *   "Ap 22, 21" (read both as the verse and as chapter 21: either way it is checked);
  * - books outside the canon and unreadable Bible URLs: spans of the book `OUTSIDE_CANON`, never shown;
  * - a bare "versículo 19" / "v. 19" (`bare`): the caller resolves it against the reference before it;
  * - a Markdown link whose text or target holds references is one match, the whole link.
@@ -34,8 +36,20 @@ const CONTINUATION = new RegExp(`${CONTINUATION_HEAD}${RANGE}${END}`, "yu");
 const CONTINUATION_SINGLE = new RegExp(`${CONTINUATION_HEAD}()${END}`, "yu");
 /** "Jo 3 (v. 16)". */
 const PAREN_VERSE = new RegExp(`[\\t ]*\\([\\t ]*${VERSE_WORD}[\\t ]*(\\d{1,3})${RANGE}[\\t ]*\\)`, "yu");
-/** "Jo 3:16 ss", "Jo 3:16 e seguintes". */
-const FOLLOWING = /[\t ]*(?:ss|e[\t ]+seguintes|e[\t ]+segs?\.?)(?!\p{L})/uy;
+/**
+ * "Jo 3:16 ss", "Jo 3:16 e seguintes" (group 1 empty: at least the two verses after it), "Jo
+ * 3:16 e seguinte" (group 1: the one verse after it).
+ */
+const FOLLOWING = /[\t ]*(?:ss|e[\t ]+seguintes|e[\t ]+segs?\.?|e[\t ]+(s)eguinte)(?!\p{L})/uy;
+/** How many verses "e seguintes" / "ss" claims beyond the verse: the fewest a plural names. */
+const FOLLOWING_VERSES = 2;
+/**
+ * After a whole chapter, ", 21" may be its verse ("Ap 22, 21", "Ap XXII, 21") or another chapter
+ * ("Salmos 23, 91"): both readings are checked.
+ */
+const CHAPTER_COMMA_NUMBER = /,[\t ]+(\d{1,3})(?![\d\p{L}%]|[:.,]\d)/uy;
+/** After a whole chapter, "e no versículo 21", ", no versículo 21": the chapter's verse. */
+const CHAPTER_VERSE = new RegExp(`[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?(?:n?[oa]s?[\\t ]+)?${VERSE_WORD}[\\t ]*(\\d{1,3})${RANGE}${END}`, "yu");
 const GLUED_FOLLOWING = /(\d+)ss(?!\p{L})/gu;
 const BARE = new RegExp(
   `(?<![\\p{L}\\p{N}])${VERSE_WORD}[\\t ]*(\\d{1,3})(?:(?:-|\u2013|[\\t ]+(?:a|ate|e)[\\t ]+)(\\d{1,3}))?${END}`,
@@ -55,6 +69,7 @@ const CONTINUATION_PARTIAL = new RegExp(
       "[\\t ]*:[\\t ]*",
       `[\\t ]*[,;]?[\\t ]*(?:e[\\t ]+)?(?:n(?:[oa]s?)?|[oa]s?)(?:[\\t ]+(?:${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL})?)?`,
       "\\.\\d{0,3}",
+      "[\\t ]*,[\\t ]*\\d{0,3}",
       `[\\t ]*[,;]?[\\t ]*${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL}`,
       `[\\t ]*\\((?:[\\t ]*${VERSE_WORD_PARTIAL}[\\t ]*${NUMBERS_PARTIAL}[\\t ]*)?`,
     ].join("|") +
@@ -74,9 +89,9 @@ function verseSpan(book: string, chapter: number, first: number, last: number): 
 
 /** Extends a match over the continuations that follow it (never into the next match at `limit`). */
 function extend(folded: string, start: number, end: number, refs: BibleReference[], limit: number): number {
-  const following = (ref = refs[refs.length - 1] as BibleReference): void => {
+  const following = (ref = refs[refs.length - 1] as BibleReference, count = FOLLOWING_VERSES): void => {
     if (ref.verseEnd === undefined) return;
-    refs.push(verseSpan(ref.book, ref.chapterEnd, ref.verseEnd + 1, ref.verseEnd + 1));
+    refs.push(verseSpan(ref.book, ref.chapterEnd, ref.verseEnd + 1, ref.verseEnd + count));
   };
   // "Jo 3:16ss": the grammar takes "ss" as a suffix of the verse
   for (const g of folded.slice(start, end).matchAll(GLUED_FOLLOWING)) {
@@ -88,9 +103,30 @@ function extend(folded: string, start: number, end: number, refs: BibleReference
     FOLLOWING.lastIndex = end;
     const f = FOLLOWING.exec(folded);
     if (f && end + f[0].length <= limit && last.verseEnd !== undefined) {
-      following();
+      following(last, f[1] === undefined ? FOLLOWING_VERSES : 1);
       end += f[0].length;
       continue;
+    }
+    const wholeChapter = last.verseStart === undefined && last.verseEnd === undefined && last.chapterStart === last.chapterEnd;
+    if (wholeChapter) {
+      CHAPTER_VERSE.lastIndex = end;
+      const v = CHAPTER_VERSE.exec(folded);
+      if (v && end + v[0].length <= limit) {
+        // "Apocalipse 22, no versículo 21": the verse of that chapter
+        const first = Number(v[1]);
+        refs[refs.length - 1] = verseSpan(last.book, last.chapterEnd, first, v[2] ? Number(v[2]) : first);
+        end += v[0].length;
+        continue;
+      }
+      CHAPTER_COMMA_NUMBER.lastIndex = end;
+      const n = CHAPTER_COMMA_NUMBER.exec(folded);
+      if (n && end + n[0].length <= limit) {
+        const value = Number(n[1]);
+        refs.push(verseSpan(last.book, last.chapterEnd, value, value));
+        refs.push({ book: last.book, chapterStart: value, chapterEnd: value });
+        end += n[0].length;
+        continue;
+      }
     }
     PAREN_VERSE.lastIndex = end;
     const p = PAREN_VERSE.exec(folded);
@@ -243,6 +279,12 @@ const SETTLED_END = /^[1-9,;:!?)\]}'"\u201d\u2019\u00bb\u2013\u2014-]$/u;
 /** What the shadow drops at the end of a text. */
 const TRAILING_UNSEEN = /(?:[\p{M}\p{Cf}*_~`]|&#?[a-z0-9]{1,6};)+$/iu;
 
+/** A Roman numeral in capitals being written after a word: maybe a chapter ("Juan III"). */
+const ROMAN_AT_END = /(?<=\p{L}\.?[\t ]+)[IVXLC]{1,8}(?:[\t ]*[:.,][\t ]*)?$/u;
+
+/** A word and a comma at the end: "Jubileus," may become "Jubileus, capítulo 3". */
+const NAME_COMMA_AT_END = /\p{L}\.?,$/u;
+
 /** How much of the answer's end `scanPrefixLength` looks at. */
 const PREFIX_WINDOW = 960;
 
@@ -263,13 +305,20 @@ export function scanPrefixLength(text: string): number {
   const { mapped, matches } = shadowScan(sub);
   // a header in progress, with the words being written read as the names they may become
   // (the same shadow when the text ends in a digit or punctuation: no word is being written)
-  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1)) && !endsInMarkup(sub);
+  // (a name and a comma may go on with "capítulo", and a Roman numeral with its verse)
+  const settled = SETTLED_END.test(sub.replace(TRAILING_UNSEEN, "").slice(-1)) && !endsInMarkup(sub) && !ROMAN_AT_END.test(sub) && !NAME_COMMA_AT_END.test(sub);
   const partial = settled ? mapped : buildShadow(sub, true).mapped;
   const hold = referencePrefixLength(partial.text);
   if (hold > 0) open = Math.min(open, partial.originalBoundary(partial.text.length - hold));
   if (!settled) {
     const plainHold = referencePrefixLength(mapped.text);
     if (plainHold > 0) open = Math.min(open, mapped.originalBoundary(mapped.text.length - plainHold));
+    if (ROMAN_AT_END.test(sub)) {
+      // "Juan III": a Roman chapter being written after a name, not the start of "Isaiah"
+      const roman = buildShadow(sub, true, false).mapped;
+      const romanHold = referencePrefixLength(roman.text);
+      if (romanHold > 0) open = Math.min(open, roman.originalBoundary(roman.text.length - romanHold));
+    }
   }
   const last = matches[matches.length - 1];
   const folded = mapped.folded(foldText);

@@ -7,7 +7,8 @@
  * - per character: Unicode NFKC (full-width letters, digits and colons), other decimal digits
  *   to ASCII, colon look-alikes to ":", Cyrillic/Greek look-alike letters to Latin, combining
  *   accents composed (leftover marks dropped), invisible characters (zero-width space, soft
- *   hyphen, word joiner, bidi controls, variation selectors) dropped, superscript digits
+ *   hyphen, word joiner, bidi controls, variation selectors) and right-to-left letters (which
+ *   reorder the digits beside them on screen) dropped, superscript digits
  *   (footnote marks) dropped, line breaks to spaces, Markdown emphasis and link brackets
  *   (`*`, `_`, `~`, `` ` ``) dropped, link brackets to spaces;
  * - URLs: a Bible URL becomes the canonical text of its reference (./bible-urls.ts), any
@@ -54,6 +55,11 @@ function isInvisible(c: string): boolean {
   return FORMAT.test(c) || INVISIBLE_RANGES.some(([a, b]) => cp >= a && cp <= b);
 }
 const MARK = /^\p{M}$/u;
+/**
+ * Letters of the right-to-left scripts: next to digits they reorder what is shown ("Ap א22:21"
+ * displays as "Ap 22:21א"), so the shadow reads past them.
+ */
+const RTL_LETTER = /^(?=\p{L})[\p{Script_Extensions=Hebrew}\p{Script_Extensions=Arabic}\p{Script_Extensions=Syriac}\p{Script_Extensions=Thaana}\p{Script_Extensions=Nko}\p{Script_Extensions=Samaritan}\p{Script_Extensions=Mandaic}\p{Script_Extensions=Adlam}\p{Script_Extensions=Hanifi_Rohingya}]$/u;
 const MARKS = /\p{M}/gu;
 const DECIMAL = /^\p{Nd}$/u;
 const MARKDOWN = new Set(["*", "_", "~", "`"]);
@@ -101,7 +107,7 @@ function normaliseCluster(cluster: string): string {
   s = s.normalize("NFKC");
   let out = "";
   for (const c of s) {
-    if (MARK.test(c) || isInvisible(c)) continue;
+    if (MARK.test(c) || isInvisible(c) || RTL_LETTER.test(c)) continue;
     if (COLONS.has(c)) out += ":";
     else if (c >= "0" && c <= "9") out += c;
     else if (DECIMAL.test(c)) out += asciiDigit(c);
@@ -237,8 +243,12 @@ const WORD_START = "(?:(?<![\\p{L}\\p{N}])|(?<=(?<![\\p{L}\\p{N}])[1-3]))";
 /** "IJoão", "IICo": a roman ordinal glued to a capitalised name. */
 const GLUED_ROMAN = /(?<![\p{L}\p{N}])I{1,3}(?=\p{Lu}\p{Ll})/gu;
 const GLUED_ROMAN_AT_END = /(?<![\p{L}\p{N}])I{1,3}(?=\p{Lu}$)/gu;
+/** A Roman chapter and its verse after a name ("Juan III.17"), folded. */
+const ROMAN_CHAPTER = "(?<=[.\\t ])[ivxlc]{1,8}[\\t ]*[:.,][\\t ]*(?:v\\.?[\\t ]*)?\\d";
+/** The same still being written at the end (streaming). */
+const ROMAN_CHAPTER_AT_END = "(?<=[.\\t ])[ivxlc]{1,8}[\\t ]*(?:[:.,][\\t ]*(?:v\\.?[\\t ]*)?)?$";
 const ENGLISH = new RegExp(
-  `${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$))`,
+  `${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?!\\p{L})(?=\\.?[\\t ]*(?:\\d|cap|c\\p{L}*\\.?[\\t ]*$|${ROMAN_CHAPTER}))`,
   "giu",
 );
 /** "First John 4:8" → "1 John 4:8". */
@@ -247,18 +257,25 @@ const ENGLISH_ORDINAL = new RegExp(
   "giu",
 );
 const ORDINAL_WORDS: Readonly<Record<string, string>> = { fi: "1", "1s": "1", se: "2", "2n": "2", th: "3", "3r": "3" };
-const ENGLISH_AT_END = new RegExp(`${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*$)`, "iu");
+const ENGLISH_AT_END = new RegExp(`${WORD_START}(?:${alternation(ENGLISH_BOOK_NAMES.keys())})(?=\\.?[\\t ]*(?:${ROMAN_CHAPTER_AT_END}|$))`, "iu");
 /** A word being written at the end: the start of a name (letters, maybe spaces inside). */
 const WORDS_AT_END = new RegExp(`${WORD_START}[\\p{L}][\\p{L}\\t ]*$`, "u");
 
 const ORDINAL = "(?:[1-4](?:[ªºao°])?[\\t ]*|(?:i{1,3}|iv)[\\t ]+)";
 const ORDINAL_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])${ORDINAL}$`, "u");
 const OUTSIDE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:(?:cap\\S*[\\t ]*)?\\d|c\\p{L}*\\.?[\\t ]*$))`,
+  `(?<![\\p{L}\\p{N}])(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})(?=\\.?[\\t ]*(?:(?:,?[\\t ]*cap\\S*[\\t ]*)?\\d|,?[\\t ]*c\\p{L}*\\.?[\\t ]*$|${ROMAN_CHAPTER}))`,
+  "giu",
+);
+/** A book outside the canon named after its numbers: "capítulo 3 de Tobias", "versículo 9 do capítulo 1 de Enoque". */
+const OUTSIDE_INVERTED = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:(?:versiculos?|vers\\.|vv?\\.)[\\t ]*(\\d{1,3})(?:(?:-|[\\t ]+(?:a|ate|ao)[\\t ]+)\\d{1,3})?[\\t ]+d[eo][\\t ]+)?` +
+    `(?:capitulos?|cap\\.?)[\\t ]*\\d{1,3}[\\t ]+d[eoa]s?[\\t ]+(?:(?:livro|evangelho|carta|epistola)[\\t ]+(?:d[eoa]s?|aos?)[\\t ]+)?` +
+    `(?:${ORDINAL}(?:${alternation([...OUTSIDE_CANON_NAMES, ...OUTSIDE_CANON_NUMBERED_ONLY])})|(?:${alternation(OUTSIDE_CANON_NAMES)}))(?!\\p{L})`,
   "giu",
 );
 const OUTSIDE_AT_END = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ORDINAL})?(?:${alternation(OUTSIDE_CANON_NAMES)})(?=\\.?[\\t ]*$)`,
+  `(?<![\\p{L}\\p{N}])(?:${ORDINAL})?(?:${alternation(OUTSIDE_CANON_NAMES)})(?=\\.?[\\t ]*(?:${ROMAN_CHAPTER_AT_END}|,[\\t ]*$|$))`,
   "iu",
 );
 const NAME_PREFIXES = prefixSet([
@@ -311,7 +328,13 @@ function replaceFolded(t: MappedText, re: RegExp, replacement: (m: string, start
   return t.replaceSpans(spans);
 }
 
-export function buildShadow(text: string, partial = false): Shadow {
+/**
+ * `partial` (streaming): the words at the end may still become a name (see the module comment).
+ * `namesAtEnd: false` leaves the last word as written even then: a caller reads both when that
+ * word may also be something else ("Juan III" is a Roman chapter in progress, and "III" the
+ * start of no name).
+ */
+export function buildShadow(text: string, partial = false, namesAtEnd = true): Shadow {
   const outside: Array<readonly [number, number]> = [];
   let t = perCharacter(text, outside);
   // streaming: markup still being written ("Jo&nb", "<stro") is not seen yet
@@ -344,16 +367,21 @@ export function buildShadow(text: string, partial = false): Shadow {
   if (partial) t = replaceFolded(t, ENGLISH_AT_END, englishName);
   t = t.replace(LETTER_DIGIT, () => " ");
   t = t.replace(GLUED_ROMAN, (m) => `${m[0]} `);
-  if (partial) t = t.replace(GLUED_ROMAN_AT_END, (m) => `${m[0]} `);
+  if (partial && namesAtEnd) t = t.replace(GLUED_ROMAN_AT_END, (m) => `${m[0]} `);
   const recordOutside = (start: number, length: number): string => {
     outside.push([t.originalStart(start), t.originalEnd(start + length)]);
     return OUTSIDE_PLACEHOLDER;
   };
+  // "capítulo 3 de Tobias[, versículo 4]": the placeholder book with a chapter (and the verse when it came first)
+  t = replaceFolded(t, OUTSIDE_INVERTED, (m, start) => {
+    const verse = /^(?:versiculos?|vers\.|vv?\.)/u.test(m);
+    return `${recordOutside(start, m.length)} ${verse ? "1:1" : "1"}`;
+  });
   t = replaceFolded(t, OUTSIDE, (m, start) => recordOutside(start, m.length));
   if (partial) {
     const before = t;
     t = replaceFolded(t, OUTSIDE_AT_END, (m, start) => recordOutside(start, m.length));
-    if (t === before) t = partialName(t);
+    if (t === before && namesAtEnd) t = partialName(t);
   }
   return { mapped: t, outside };
 }

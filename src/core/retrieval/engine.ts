@@ -1,6 +1,16 @@
 import { SHORT_STEM_RULE } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
-import { expandReference, findQueryReferences, formatReference, validateReference, type Versification } from "../bible/references.js";
+import { withinVerseBounds } from "../bible/bounds.js";
+import { MAX_REFERENCE_SPANS } from "../bible/reference-limits.js";
+import {
+  type BibleReference,
+  expandReferences,
+  findQueryReferences,
+  formatReference,
+  type ReferenceMatch,
+  validateReference,
+  type Versification,
+} from "../bible/references.js";
 import type { CorpusVocabulary } from "./scope/features.js";
 import type { ScopeDecision } from "./scope/gate.js";
 import { DEFAULT_HYBRID_SETTINGS, type DENSE, type HybridSearchSettings, type LEXICAL } from "./fusion.js";
@@ -12,11 +22,16 @@ import { DEFAULT_PROFILES, isFramed, readQuestion, type ProfileId } from "./stag
 import { refineFusion, type Trace, type TraceEntry } from "./stages/stage.js";
 import { buildPrior, type CrossLinks, type EngineVerse, type VerseContext, type VerseCorpus, type VerseStageSettings } from "./stages/verse-context.js";
 import { VERSE_RERANKERS } from "./stages/verse-rerankers.js";
-import { tellsOwnStory, VERSE_SOURCES } from "./stages/verse-sources.js";
+import { crossReferenceCandidates, tellsOwnStory, VERSE_SOURCES } from "./stages/verse-sources.js";
+import { resolveKnowledge, type KnowledgeFinding } from "./stages/knowledge.js";
+import { checkQuotation, type QuotationCheck } from "./stages/quotation.js";
+import { messageKind, type AssistantTopic, type MessageKind } from "../reading/kinds.js";
+import { assistantPassagesQuery } from "../reading/assistant-passages.js";
+import type { KnowledgeIndex } from "../knowledge/knowledge-index.js";
 
 export type { SearchMode };
 
-export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "story" | "passage";
+export type Via = "reference" | typeof LEXICAL | typeof DENSE | "crossref" | "context" | "theme" | "topic" | "story" | "passage" | "knowledge" | "quotation" | "chosen";
 
 export type { CrossLinks, EngineVerse };
 
@@ -53,6 +68,81 @@ export interface SearchResponse {
   scope?: ScopeDecision;
   /** The explain trace, when asked for: one entry per stage, in order (`stages/stage.ts`). */
   explain?: TraceEntry[];
+  /** What kind of message it was read as, and what the search made of it (for the answer's plan). */
+  reading?: SearchReading;
+}
+
+/** What kind of message a search was read as, and what it found out for the answer. */
+export interface SearchReading {
+  kind: MessageKind["kind"];
+  /** The profile the question's text called for (`stages/profiles.ts`), for a question of no other kind. */
+  profile?: ProfileId;
+  /** A question about the assistant: what about. */
+  topic?: AssistantTopic;
+  /** The subject searched, for a question of knowledge or a sermon or study. */
+  subject?: string;
+  /** What a question of knowledge names (`stages/knowledge.ts`). */
+  knowledge?: KnowledgeFinding;
+  /** A sermon, study, devotional or note asked for. */
+  study?: { subject: string; form: "sermon" | "study" | "note" | "devotional"; push: boolean };
+  /** A saying checked against the Bible (`stages/quotation.ts`), its verses as `BOOK C:V`. */
+  quotation?: Omit<QuotationCheck, "docs"> & { verses: string[] };
+}
+
+export interface SearchOptions {
+  k?: number;
+  mode?: SearchMode;
+  /** Return the explain trace: one entry per stage, in order. */
+  explain?: boolean;
+  /** What kind of message the query is (read from the query itself when absent). */
+  kind?: MessageKind;
+}
+
+interface Found {
+  results: SearchResult[];
+  lookups: ReferenceLookup[];
+  reading: SearchReading;
+}
+
+/** What the ranked search reads of a question (see `planOf`). */
+interface RankPlan {
+  /** The question as asked (what the asker's own story is read from). */
+  asked: string;
+  /** What the two sides search. */
+  query: string;
+  profile: ProfileId;
+  knowledge?: KnowledgeFinding;
+}
+
+/** A passage asked for by reference is quoted whole up to this many verses ("Salmos 23"). */
+const QUOTED_PASSAGE_VERSES = 30;
+/** A passage explained: the verses before and after it that carry its sense, and its strongest links. */
+const EXPLAIN_BEFORE = 3;
+const EXPLAIN_AFTER = 1;
+const EXPLAIN_LINKS = 3;
+
+/** Verbs that only carry a practice ("fazer tatuagem", "usar brinco"): the practice is searched without them. */
+const LIGHT_VERBS = new Set(["fazer", "faz", "usar", "ter", "ir", "praticar", "tomar", "colocar", "botar", "por", "ficar"]);
+
+function withoutLightVerbs(subject: string): string {
+  const words = subject.split(/\s+/u);
+  const kept = words.filter((word) => !LIGHT_VERBS.has(word.toLowerCase()));
+  return kept.length > 0 && kept.length < words.length ? kept.join(" ") : subject;
+}
+
+/** The reading's trace entry. */
+function readingEntry(kind: MessageKind): Record<string, unknown> {
+  if (kind.kind === "explain_passage" || kind.kind === "quote_passage") return { kind: kind.kind, references: kind.references.map((match) => match.text) };
+  const { kind: name, ...rest } = kind;
+  return { kind: name, ...rest };
+}
+
+/** Why a message's reading keeps it in scope whatever its words, if it does. */
+function keepReason(kind: MessageKind, reading: SearchReading): string | undefined {
+  if (kind.kind === "about_assistant" && kind.rest === undefined) return "uma pergunta sobre o assistente";
+  if (kind.kind === "quotation_check") return "uma frase conferida na Bíblia";
+  if (kind.kind === "study_prep") return "o preparo de um sermão, estudo ou mensagem";
+  return reading.knowledge?.keep;
 }
 
 /** The Bible's settings: the hybrid search's, its lexical side's, and its stages' (cross references, neighbours, themes, topics, stories, stretches, the per-kind profiles). */
@@ -101,6 +191,7 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
   passageRadius: 3,
   passageMinShare: 0.5,
   passageDepth: 10,
+  knowledgeWeight: 3,
   profiles: DEFAULT_PROFILES,
   off: [],
 };
@@ -114,9 +205,14 @@ export interface EngineDependencies extends UnitSearchDependencies {
   stories?: TopicalIndex;
   /** Which source answers explicit references and is searched by default. */
   primarySource?: string;
+  /** People, places, events and terms from the field's open data (`core/knowledge`). */
+  knowledge?: KnowledgeIndex;
 }
 
 const KEY_SEPARATOR = "|";
+
+/** Verses of a query's references listed beyond the k asked, for those without text (bridged or omitted verses). */
+const REFERENCE_SLACK = 64;
 
 export function coordinateKey(source: string, book: string, chapter: number, verse: number): string {
   return [source, book, chapter, verse].join(KEY_SEPARATOR);
@@ -145,6 +241,8 @@ export class SearchEngine {
   ) {
     this.hybrid = new UnitSearch(verses, VERSE_SHAPE, vectorMatrix, deps, settings);
     verses.forEach((verse) => {
+      // A chapter beyond the bounds would size the array (app/retrieval/load-engine leaves such verses out).
+      if (!withinVerseBounds(verse)) return;
       let books = this.versification.get(verse.source);
       if (!books) this.versification.set(verse.source, (books = new Map()));
       let chapters = books.get(verse.book);
@@ -162,6 +260,7 @@ export class SearchEngine {
       crossLinks: deps.crossLinks,
       topics: deps.topics,
       stories: deps.stories,
+      knowledge: deps.knowledge,
       docAt: (source, book, chapter, verse) => hybrid.docAt(coordinateKey(source, book, chapter, verse)),
       keyAt: (doc) => hybrid.keyAt(doc),
     };
@@ -232,14 +331,26 @@ export class SearchEngine {
     });
   }
 
-  async search(query: string, options: { k?: number; mode?: SearchMode; explain?: boolean } = {}): Promise<SearchResponse> {
+  /**
+   * The k results for a question, and whether the Bible has anything to say about it (the
+   * gate). What kind of message it is (`reading/kinds.ts`: read here unless the caller read it)
+   * decides how: a passage to explain (it, the verses around it, its strongest links) or to quote
+   * (it alone), a saying to check (the verse that says it first, then what the Bible says on the
+   * matter), a question about the assistant (the passages chosen for it), a question of knowledge
+   * (what its subject names, `stages/knowledge.ts`), a sermon or study to prepare (its subject
+   * searched as a theme), or any other question (its references first, then the ranked search).
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const k = options.k ?? this.settings.topK;
     const { mode, notices } = this.hybrid.effectiveMode(options.mode ?? "hybrid");
+    const kind = options.kind ?? messageKind(query);
     const trace: Trace | undefined = options.explain ? { entries: [], label: (doc) => this.label(doc) } : undefined;
-    const { results, lookups } = await this.resultsFor(query, k, mode, trace);
-    const response: SearchResponse = { query, mode, results, references: lookups, notices };
-    const searchAgain = async (depth: number, hybrid: SearchMode) => (await this.resultsFor(query, depth, hybrid)).results;
-    const scope = await this.hybrid.scopeFor(query, { k, mode, results }, searchAgain, lookups.some((reference) => reference.ok));
+    if (trace) trace.entries.push({ stage: "reading", ...readingEntry(kind) });
+    const found = await this.resultsFor(query, k, mode, kind, trace);
+    const { results, lookups, reading } = found;
+    const response: SearchResponse = { query, mode, results, references: lookups, notices, reading };
+    const searchAgain = async (depth: number, hybrid: SearchMode) => (await this.resultsFor(query, depth, hybrid, kind)).results;
+    const scope = await this.hybrid.scopeFor(query, { k, mode, results }, searchAgain, lookups.some((reference) => reference.ok), keepReason(kind, reading));
     if (scope) response.scope = scope;
     if (trace) {
       if (scope) trace.entries.push({ stage: "gate", inScope: scope.inScope, doubtful: scope.doubtful, outOfScopeProbability: round(scope.outOfScopeProbability), reasons: scope.reasons });
@@ -248,32 +359,122 @@ export class SearchEngine {
     return response;
   }
 
-  /** The k results for a query: its explicit references first, then the ranked search of the rest. */
-  private async resultsFor(query: string, k: number, mode: SearchMode, trace?: Trace): Promise<{ results: SearchResult[]; lookups: ReferenceLookup[] }> {
-    const { lookups, docs: referenceDocs } = this.resolveReferences(query);
-    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
+  /** The k results for a query, by its kind (see `search`). */
+  private async resultsFor(query: string, k: number, mode: SearchMode, kind: MessageKind, trace?: Trace): Promise<Found> {
+    const reading: SearchReading = { kind: kind.kind };
+    if (kind.kind === "about_assistant" && kind.rest !== undefined) {
+      // The rest of the message (a situation told with "ore por mim") is searched as any question.
+      reading.topic = kind.topic;
+      const rest = messageKind(kind.rest);
+      return { ...(await this.resultsFor(kind.rest, k, mode, rest.kind === "about_assistant" ? { kind: "question" } : rest, trace)), reading };
+    }
+    if (kind.kind === "about_assistant") {
+      reading.topic = kind.topic;
+      const chosen = this.resolveReferences(assistantPassagesQuery(kind.topic), k).docs;
+      if (trace) trace.entries.push({ stage: "assistant", topic: kind.topic, verses: chosen.map((doc) => this.label(doc)) });
+      return { results: chosen.map((doc) => this.toResult(doc, ["chosen"], [], 1)), lookups: [], reading };
+    }
+    const { lookups, docs: referenceDocs, matches } = this.resolveReferences(query, kind.kind === "quote_passage" ? Math.max(k, QUOTED_PASSAGE_VERSES) : k);
     if (trace) trace.entries.push({ stage: "reference", found: lookups.map(({ text, reference, ok }) => ({ text, reference, ok })), verses: referenceDocs.slice(0, k).map((doc) => this.label(doc)) });
-    if (results.length >= k) return { results, lookups };
-
-    const remainder = lookups.length > 0 ? stripSpans(query, lookups) : query;
-    const found = await this.rank(remainder, mode, k, trace);
+    if ((kind.kind === "explain_passage" || kind.kind === "quote_passage") && referenceDocs.length > 0) {
+      const docs = kind.kind === "quote_passage" ? referenceDocs : referenceDocs.slice(0, k);
+      const results = docs.map((doc) => this.toResult(doc, ["reference"], [], 1));
+      if (kind.kind === "explain_passage") results.push(...this.passageSurroundings(docs, k, trace));
+      return { results, lookups, reading };
+    }
+    const results: SearchResult[] = referenceDocs.slice(0, k).map((doc) => this.toResult(doc, ["reference"], [], 1));
+    if (results.length >= k) return { results, lookups, reading };
+    const remainder = matches.length > 0 ? stripSpans(query, matches) : query;
+    const plan = this.planOf(remainder, kind, reading);
+    let check: QuotationCheck | undefined;
+    const found = await this.rank(plan, mode, k, trace, kind.kind === "quotation_check" ? (first) => (check = checkQuotation(this.corpus, first, plan.query)) : undefined);
     const seen = new Set(referenceDocs);
+    if (check) {
+      const { docs, ...measured } = check;
+      reading.quotation = { ...measured, verses: docs.map((doc) => this.label(doc)) };
+      if (trace) trace.entries.push({ stage: "quotation", ...reading.quotation });
+      for (const doc of check.docs) {
+        if (results.length >= k || seen.has(doc)) continue;
+        seen.add(doc);
+        results.push(this.toResult(doc, ["quotation"], [], 1));
+      }
+    }
     for (const hit of found) {
       if (results.length >= k) break;
       if (seen.has(hit.doc)) continue;
       results.push(this.toResult(hit.doc, hit.via as Via[], hit.matchedTerms, hit.score, hit.lexicalScore, hit.similarity));
     }
-    return { results, lookups };
+    return { results, lookups, reading };
   }
 
-  private resolveReferences(query: string): { lookups: ReferenceLookup[]; docs: number[] } {
+  /**
+   * What the ranked search reads of a question: its text, its profile (`stages/profiles.ts`) and,
+   * for a question of knowledge, what its subject names. A saying is searched as it is quoted; a
+   * sermon's or study's subject as a theme; a question of knowledge by its subject when the
+   * knowledge index names it, else as any question.
+   */
+  private planOf(text: string, kind: MessageKind, reading: SearchReading): RankPlan {
+    const { settings } = this;
+    if (kind.kind === "quotation_check") return { asked: kind.quote, query: kind.quote, profile: "plain" };
+    if (kind.kind === "study_prep") reading.study = { subject: kind.subject, form: kind.form, push: kind.push };
+    if (kind.kind === "study_prep" && kind.subject !== "") {
+      reading.subject = kind.subject;
+      // A note's subject is its reader's situation ("acabou de perder o cônjuge"); a sermon's, a theme.
+      return { asked: kind.subject, query: kind.subject, profile: kind.form === "note" ? "self" : "theme" };
+    }
+    if (kind.kind === "knowledge" && this.corpus.knowledge && !settings.off.includes("knowledge")) {
+      const finding = resolveKnowledge(this.corpus.knowledge, kind.frame, kind.subject, this.corpus);
+      if (finding) {
+        reading.subject = kind.subject;
+        reading.knowledge = finding;
+        const query = withoutLightVerbs(kind.subject);
+        return { asked: kind.subject, query, profile: finding.profile, knowledge: finding };
+      }
+    }
+    const read = readQuestion(text, { themes: !settings.off.includes("theme") });
+    reading.profile = read.profile;
+    return { asked: text, query: read.theme ?? text, profile: read.profile };
+  }
+
+  /**
+   * What explains a passage: the verses around it that carry its sense (`EXPLAIN_BEFORE` before
+   * it and `EXPLAIN_AFTER` after, same book) and the verses readers link it to most; no other
+   * search fills the answer.
+   */
+  private passageSurroundings(docs: readonly number[], k: number, trace?: Trace): SearchResult[] {
+    const taken = new Set(docs);
+    const around: number[] = [];
+    const first = docs[0]!;
+    const last = docs[docs.length - 1]!;
+    const sameBook = (doc: number) => this.verses[doc] && this.verses[doc]!.book === this.verses[first]!.book && this.verses[doc]!.source === this.verses[first]!.source && this.verses[doc]!.text !== "";
+    for (let doc = first - EXPLAIN_BEFORE; doc <= last + EXPLAIN_AFTER; doc++) if (!taken.has(doc) && sameBook(doc)) around.push(doc);
+    around.forEach((doc) => taken.add(doc));
+    const linked = crossReferenceCandidates(this.corpus, docs, this.settings.crossrefMinVotes)
+      .filter((item) => !taken.has(item.doc))
+      .slice(0, EXPLAIN_LINKS)
+      .map((item) => item.doc);
+    if (trace) trace.entries.push({ stage: "explain", context: around.map((doc) => this.label(doc)), crossref: linked.map((doc) => this.label(doc)) });
+    const results = [...around.map((doc) => this.toResult(doc, ["context"], [], 1)), ...linked.map((doc) => this.toResult(doc, ["crossref"], [], 1))];
+    return results.slice(0, Math.max(0, k + EXPLAIN_BEFORE + EXPLAIN_AFTER + EXPLAIN_LINKS - docs.length));
+  }
+
+  /**
+   * The query's explicit references (at most `MAX_REFERENCE_SPANS` spans are looked up) and the
+   * verses they name, at most `limit` of them: each span is
+   * validated and counted before any verse is listed (`expandReferences`), so "Sl 1-150;1-150;…"
+   * costs its parsing, not the verses it names.
+   */
+  private resolveReferences(query: string, limit: number): { lookups: ReferenceLookup[]; docs: number[]; matches: ReferenceMatch[] } {
     const lookups: ReferenceLookup[] = [];
     const docs: number[] = [];
     const source = this.primarySource;
-    if (!source) return { lookups, docs };
+    if (!source) return { lookups, docs, matches: [] };
     const versification = this.versificationFor(source);
-    for (const match of findQueryReferences(query)) {
+    const matches = findQueryReferences(query);
+    const valid: BibleReference[] = [];
+    for (const match of matches) {
       for (const reference of match.references) {
+        if (lookups.length >= MAX_REFERENCE_SPANS) break;
         const validity = validateReference(reference, versification);
         const lookup: ReferenceLookup = {
           text: match.text,
@@ -283,37 +484,40 @@ export class SearchEngine {
           ok: validity.ok,
         };
         lookups.push(lookup);
-        if (!validity.ok) {
-          lookup.message = validity.message;
-          continue;
-        }
-        for (const coordinate of expandReference(reference, versification)) {
-          const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
-          if (doc !== undefined && this.verses[doc]!.text !== "" && !docs.includes(doc)) docs.push(doc);
-        }
+        if (validity.ok) valid.push(reference);
+        else lookup.message = validity.message;
       }
     }
-    return { lookups, docs };
+    const seen = new Set<number>();
+    // A verse without text (a bridge's second number, an omitted verse) is skipped: look a few further.
+    for (const coordinate of expandReferences(valid, versification, limit + REFERENCE_SLACK).verses) {
+      const doc = this.docAt(source, coordinate.book, coordinate.chapter, coordinate.verse);
+      if (doc === undefined || this.verses[doc]!.text === "" || seen.has(doc)) continue;
+      seen.add(doc);
+      docs.push(doc);
+      if (docs.length >= limit) break;
+    }
+    return { lookups, docs, matches };
   }
 
   /**
-   * The ranked search of a question: its profile read from the text (a framed theme is searched
-   * by itself: the frame, "o que a Bíblia diz sobre", names no content), the two sides fused,
-   * then the Bible's stages on the first fusion (`stages/verse-sources.ts`,
-   * `stages/verse-rerankers.ts`), then the quota.
+   * The ranked search of a plan: the two sides fused, then the Bible's stages on the first fusion
+   * (`stages/verse-sources.ts`, `stages/verse-rerankers.ts`), then the quota. `onFirst` reads the
+   * first fusion (the quotation check does).
    */
-  private rank(asked: string, mode: SearchMode, k: number, trace?: Trace) {
+  private rank(plan: RankPlan, mode: SearchMode, k: number, trace?: Trace, onFirst?: (first: FirstFusion) => void) {
     const { settings } = this;
-    const reading = readQuestion(asked, { themes: !settings.off.includes("theme") });
-    const query = reading.theme ?? asked;
-    const profile = settings.profiles[reading.profile];
-    if (trace) trace.entries.push({ stage: "profile", profile: reading.profile, ...(reading.theme !== undefined ? { theme: reading.theme } : {}), ...profile });
-    return this.hybrid.rank(query, {
+    const profile = settings.profiles[plan.profile];
+    if (trace) trace.entries.push({ stage: "profile", profile: plan.profile, ...(plan.query !== plan.asked ? { searched: plan.query } : {}), ...profile });
+    return this.hybrid.rank(plan.query, {
       mode,
       k,
       denseWeight: profile.denseWeight,
       trace,
-      refine: (first) => this.refine(first, asked, query, reading.profile, k * settings.candidateMultiplier, trace),
+      refine: (first) => {
+        onFirst?.(first);
+        return this.refine(first, plan, k * settings.candidateMultiplier, trace);
+      },
     });
   }
 
@@ -321,11 +525,12 @@ export class SearchEngine {
    * The first fusion, refined with what only verses have: a long first-person message that no
    * verse quotes is the asker's own story (framed), then the lists and rerankers of the stages.
    */
-  private refine(first: FirstFusion, asked: string, query: string, read: ProfileId, depth: number, trace?: Trace) {
+  private refine(first: FirstFusion, plan: RankPlan, depth: number, trace?: Trace) {
     const { settings } = this;
-    const profileId: ProfileId = !isFramed(read) && tellsOwnStory(asked, first, settings) ? "own-story" : read;
+    const read = plan.profile;
+    const profileId: ProfileId = !isFramed(read) && !plan.knowledge && tellsOwnStory(plan.asked, first, settings) ? "own-story" : read;
     if (trace && profileId !== read) trace.entries.push({ stage: "profile", profile: profileId, ...settings.profiles[profileId], because: "no verse quotes this first-person message" });
-    const context: VerseContext = { corpus: this.corpus, settings, first, asked, query, profileId, profile: settings.profiles[profileId], depth, memo: new Map() };
+    const context: VerseContext = { corpus: this.corpus, settings, first, asked: plan.asked, query: plan.query, profileId, profile: settings.profiles[profileId], depth, memo: new Map(), knowledge: plan.knowledge };
     return refineFusion(context, first, VERSE_SOURCES, VERSE_RERANKERS, trace);
   }
 

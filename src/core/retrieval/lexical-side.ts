@@ -11,7 +11,7 @@ import { Bm25Index, DEFAULT_BM25, type Bm25Hit, type WeightedTerm } from "./bm25
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
 import { TermDictionary } from "./term-dictionary.js";
 import { wordBigrams } from "./phrases.js";
-import { frameWordsOf } from "./query-frame.js";
+import { frameWordsOf } from "../reading/frames.js";
 
 /** How the lexical side scores: BM25's parameters and the weight of each refinement (0 or 1 turns it off, as said). */
 export interface LexicalSettings {

@@ -11,9 +11,11 @@ import type { EvalQuery } from "./eval.js";
 /**
  * How a set is read: `retrieval` (pastor eval's format), `care` (the reading of a person at risk),
  * `kinds` (messages of a named kind, none of which may be refused; `relevant` may be empty, e.g.
- * a question about the assistant, and such a line counts only for refusals and the kind read).
+ * a question about the assistant, and such a line counts only for refusals and the kind read),
+ * `quotations` (sayings checked against the Bible, each `in_bible`, `misquote` or
+ * `not_in_bible`: the verdict is scored too).
  */
-export type SetFormat = "retrieval" | "care" | "kinds";
+export type SetFormat = "retrieval" | "care" | "kinds" | "quotations";
 
 /** tune: settings were chosen on it; seen: measured and its questions read; held-out: measured, never read. */
 export type SetStatus = "tune" | "seen" | "held-out";
@@ -52,6 +54,10 @@ export const FIGURE_DIRECTION: Readonly<Record<string, "up" | "down">> = {
   violence: "up",
   topic: "up",
   safe: "up",
+  kindRead: "up",
+  verdictRight: "up",
+  sayingClaimed: "down",
+  verseDenied: "down",
 };
 
 /** Scores (0..1) may move by this much; counts must not move the wrong way at all. */
@@ -76,6 +82,10 @@ export interface Baseline {
 export interface RetrievalOutcome {
   ranked: readonly string[];
   refused: boolean;
+  /** The kind of message it was read as (`reading/kinds.ts`), for a kinds set. */
+  kind?: string;
+  /** A saying's verdict and the verses it named (`stages/quotation.ts`), for a quotations set. */
+  verdict?: { verdict: string; verses: readonly string[] };
 }
 
 /** The figures of a retrieval set: hit@10 and nDCG@10 over the answerable questions, refusals of both kinds. */
@@ -88,7 +98,7 @@ export function retrievalFigures(queries: readonly EvalQuery[], outcomes: readon
   let wronglyRefused = 0;
   queries.forEach((query, i) => {
     const outcome = outcomes[i]!;
-    if (format === "kinds" && query.relevant.length === 0) {
+    if ((format === "kinds" || format === "quotations") && query.relevant.length === 0) {
       if (outcome.refused) wronglyRefused++;
       return;
     }
@@ -105,9 +115,45 @@ export function retrievalFigures(queries: readonly EvalQuery[], outcomes: readon
   });
   const figures: SetFigures = {};
   if (answerable > 0) Object.assign(figures, { answerable, "hit@10": round(hit / answerable), "ndcg@10": round(ndcg / answerable) });
-  if (answerable > 0 || format === "kinds") figures.wronglyRefused = wronglyRefused;
+  if (answerable > 0 || format === "kinds" || format === "quotations") figures.wronglyRefused = wronglyRefused;
   if (offtopic > 0) Object.assign(figures, { offtopic, offtopicRefused });
+  if (format === "kinds") figures.kindRead = queries.filter((query, i) => outcomes[i]!.kind !== undefined && KIND_OF_TYPE[query.type] === outcomes[i]!.kind).length;
+  if (format === "quotations") Object.assign(figures, quotationFigures(queries, outcomes));
   return figures;
+}
+
+/** The reading (`reading/kinds.ts`) each type of a kinds set expects. */
+const KIND_OF_TYPE: Readonly<Record<string, string>> = {
+  about_assistant: "about_assistant",
+  saying_not_in_bible: "quotation_check",
+  misquote: "quotation_check",
+  quotation_other_wording: "quotation_check",
+  explain_passage: "explain_passage",
+  quote_passage: "quote_passage",
+  sermon_prep: "study_prep",
+};
+
+/**
+ * A quotations set's verdicts: right (a verse, in other words or misquoted, found as a verse
+ * among its relevant ones; a saying called absent), a saying presented as a verse (claimed),
+ * a verse called absent (denied). `unsure` is neither right nor a grave error.
+ */
+function quotationFigures(queries: readonly EvalQuery[], outcomes: readonly RetrievalOutcome[]): SetFigures {
+  let right = 0;
+  let claimed = 0;
+  let denied = 0;
+  queries.forEach((query, i) => {
+    const verdict = outcomes[i]!.verdict;
+    const said = verdict?.verdict ?? "none";
+    if (query.type === "not_in_bible") {
+      if (said === "absent") right++;
+      if (said === "found" || said === "near") claimed++;
+    } else {
+      if ((said === "found" || said === "near") && verdict!.verses.some((verse) => query.relevant.includes(verse))) right++;
+      if (said === "absent") denied++;
+    }
+  });
+  return { verdictRight: right, sayingClaimed: claimed, verseDenied: denied };
 }
 
 /** A labelled message of a care set and how it was read (`none`, or the kind and whether the writer is at risk). */

@@ -19,7 +19,7 @@ import { applyKeywordOnlyQuota, DENSE, LEXICAL, type HybridSearchSettings } from
 import { reciprocalRankFusion, RRF_K, type RankedList } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
 import { LexicalSide, type LexicalPrebuilt, type LexicalScore, type LexicalSettings, type LexicalUnit, type QueryExpander } from "./lexical-side.js";
-import { withoutFrameWords } from "./query-frame.js";
+import { withoutFrameWords } from "../reading/frames.js";
 import { firstSorted } from "./first-sorted.js";
 import { rerankEntry, TRACE_DEPTH, type DenseHit, type FirstFusion, type FusedUnit, type LexicalHit, type Trace } from "./stages/stage.js";
 
@@ -195,12 +195,13 @@ export class UnitSearch<U extends LexicalUnit> {
     asked: { k: number; mode: SearchMode; results: readonly ScopePassage[] },
     searchAgain: (k: number, mode: SearchMode) => Promise<readonly ScopePassage[]>,
     hasReference = false,
+    keep?: string,
   ): Promise<ScopeDecision | undefined> {
     const scope = this.deps.scope;
     if (!scope) return undefined;
     const hybrid = this.effectiveMode("hybrid").mode;
     const results = asked.k === SCOPE_EVIDENCE_DEPTH && asked.mode === hybrid ? asked.results : await searchAgain(SCOPE_EVIDENCE_DEPTH, hybrid);
-    return decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results });
+    return decideScope({ ...scope, vocabulary: this.vocabulary() }, { question, hasReference, results, ...(keep !== undefined ? { keep } : {}) });
   }
 
   /**

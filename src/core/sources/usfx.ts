@@ -48,8 +48,22 @@
  * (`not_usfx`), an empty file (`empty_file`) and a USFX without `<book>` (`no_books`) reject the
  * generator with a {@link UsfxError} whose message is in Portuguese and names file, line and
  * column. Input streams are destroyed when parsing stops early.
+ *
+ * Bounds. Every number and size is bounded where it enters, so a hostile or broken file fails
+ * at once with a {@link UsfxError} naming file, line and column instead of costing memory or
+ * time by its numbers (issue 43): a chapter outside 1..`MAX_CHAPTER` (`chapter_out_of_range`),
+ * a verse or a bridge's end above `MAX_VERSE` (`verse_out_of_range`), a bridge spanning more
+ * than `MAX_BRIDGE_VERSES` (`bridge_too_long`; the three from core/bible/bounds.ts), more
+ * than `USFX_LIMITS.versesPerFile` verse records (`too_many_verses`), a book code longer than
+ * 16 characters (`not_usfx`: it is copied into every verse), and `too_large` for one verse's
+ * text, a book's title, the file's verse text, elements open at once, what the XML parser
+ * holds between two completed constructs (a text run, a tag with its attributes, a comment)
+ * and the file's characters after gunzip (`USFX_LIMITS`). Strings are fed to the XML parser in
+ * pieces of 64 K characters, so a limit is never overshot by more than one piece; what an
+ * error message echoes from the file is cut at 300 characters.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { MAX_BRIDGE_VERSES, MAX_CHAPTER, MAX_VERSE } from "../bible/bounds.js";
 import type { Verse } from "../types.js";
 import { isCanonical } from "./canon.js";
 
@@ -60,7 +74,50 @@ export type UsfxErrorCode =
   | "not_usfx"
   | "empty_file"
   | "no_books"
+  | "chapter_out_of_range"
+  | "verse_out_of_range"
+  | "bridge_too_long"
+  | "too_many_verses"
+  | "too_large"
   | "io";
+
+/**
+ * What one file may hold (see the module comment, "Bounds"): each is far above the largest of
+ * the four real USFX files measured (the WEB with its deuterocanon: 38,058 verses, 19.9 million
+ * characters, its longest verse under 2,000 characters of text, elements nested 6 deep).
+ */
+export interface UsfxLimits {
+  /** Verse records (`<v>`) per file. */
+  versesPerFile: number;
+  /** Characters of one verse's text as read (layout whitespace included). */
+  verseChars: number;
+  /** Characters of a book's `<h>` or `<toc>` as read (its name, copied into every verse of the book). */
+  titleChars: number;
+  /** Characters of verse text per file, as read. */
+  textChars: number;
+  /** Elements open at once. */
+  depth: number;
+  /**
+   * Characters read since the parser last completed something (a tag, a run of text, a comment,
+   * a CDATA section, a processing instruction): what the XML parser holds in memory at once.
+   */
+  pendingChars: number;
+  /** Characters per file (after gunzip). */
+  fileChars: number;
+}
+
+export const USFX_LIMITS: Readonly<UsfxLimits> = Object.freeze({
+  versesPerFile: 100_000,
+  verseChars: 50_000,
+  titleChars: 500,
+  textChars: 20_000_000,
+  depth: 256,
+  pendingChars: 1_000_000,
+  fileChars: 100_000_000,
+});
+
+/** The longest detail an error message carries (what the file itself put in it is cut there). */
+const MAX_DETAIL = 300;
 
 /** Error raised by the USFX reader; its message is user-facing (Portuguese). */
 export class UsfxError extends Error {
@@ -83,7 +140,8 @@ export class UsfxError extends Error {
     options?: { cause?: unknown },
   ) {
     const where = position ? `${file}:${position.line}:${position.column}` : file;
-    super(`${where}: ${detail}`, options);
+    // A name or value echoed from the file (an element's name, a book's code) is bounded only by the parser's limits.
+    super(`${where}: ${detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail}`, options);
     this.name = "UsfxError";
     this.code = code;
     this.file = file;
@@ -114,6 +172,8 @@ export interface ParseUsfxOptions {
    * books without verses (front matter, glossary), which yield nothing.
    */
   onBook?: (info: UsfxBookInfo) => void;
+  /** Lower bounds than {@link USFX_LIMITS} (tests); the chapter, verse and bridge bounds are fixed. */
+  limits?: Partial<UsfxLimits>;
 }
 
 /** Elements whose whole content (text and nested elements) is never verse text. */
@@ -186,6 +246,8 @@ interface VerseParts {
   verse: number;
   verseEnd: number;
   pieces: string[];
+  /** Characters in `pieces`. */
+  chars: number;
 }
 
 interface BookState {
@@ -205,6 +267,7 @@ interface Capture {
   /** Value of the excluded-element depth just inside the captured element. */
   skipLevel: number;
   pieces: string[];
+  chars: number;
 }
 
 /** Translations of the `saxes` messages most likely to reach users. */
@@ -249,6 +312,21 @@ function isExcludedParagraph(tag: SaxesTagPlain): boolean {
 
 const VERSE_ID = /^\s*(\d+)[a-z]?(?:\s*[-–,]\s*(\d+)[a-z]?)?/i;
 
+/** An attribute value quoted in a message: at most 20 characters. */
+function quoted(value: string): string {
+  return `"${value.length > 20 ? `${value.slice(0, 20)}…` : value}"`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("pt-BR");
+}
+
+/** The longest book code accepted (USFM's are 3 characters: GEN, JON, FRT). */
+const MAX_BOOK_CODE = 16;
+
+/** Strings longer than this are handed to the XML parser in pieces, so the limits are checked between them. */
+const WRITE_PIECE = 64 * 1024;
+
 function isDestroyable(input: unknown): input is { destroy(): void } {
   return (
     typeof input === "object" &&
@@ -280,6 +358,7 @@ export async function* parseUsfx(
   options: ParseUsfxOptions,
 ): AsyncGenerator<Verse> {
   const { source, onBook } = options;
+  const limits: UsfxLimits = { ...USFX_LIMITS, ...options.limits };
   const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -299,6 +378,12 @@ export async function* parseUsfx(
   let capture: Capture | undefined;
   /** Verses ready to be yielded (filled synchronously by the SAX handlers). */
   const ready: Verse[] = [];
+  /** Verse records opened so far, characters of verse text read, characters of the file. */
+  let versesSeen = 0;
+  let textChars = 0;
+  let fileChars = 0;
+  /** `parser.position` when the parser last completed a construct (see `UsfxLimits.pendingChars`). */
+  let completedAt = 0;
 
   // Prolog scan for "<!DOCTYPE" (until the root element opens).
   let prologTail = "";
@@ -351,12 +436,19 @@ export async function* parseUsfx(
   }
 
   /** Marks in the open verse a block boundary (SOFT) or the place of removed content (GAP). */
+  /** A book's code (3 characters in USFM; copied into every verse of the book), refused when it is longer than any. */
+  function bookCode(id: string | undefined): string {
+    const code = id?.trim() ?? "";
+    if (code.length > MAX_BOOK_CODE) fail("not_usfx", `USFX inválido: código de livro ${quoted(code)} longo demais (no máximo ${MAX_BOOK_CODE} caracteres)`);
+    return code;
+  }
+
   function pushMark(mark: typeof SOFT | typeof GAP): void {
     if (current && skipDepth === 0) current.pieces.push(mark);
   }
 
   function startCapture(kind: Capture["kind"]): void {
-    if (book && !capture) capture = { kind, depth: nameStack.length, skipLevel: -1, pieces: [] };
+    if (book && !capture) capture = { kind, depth: nameStack.length, skipLevel: -1, pieces: [], chars: 0 };
   }
 
   parser.on("error", (err) => {
@@ -375,6 +467,7 @@ export async function* parseUsfx(
   });
 
   parser.on("opentag", (tag) => {
+    constructDone();
     const name = tag.name;
     if (!sawRoot) {
       sawRoot = true;
@@ -388,7 +481,7 @@ export async function* parseUsfx(
       case "book": {
         finishBook();
         booksSeen++;
-        book = { code: attr(tag, "id")?.trim() ?? "", chapter: 0, chapters: 0, verses: [] };
+        book = { code: bookCode(attr(tag, "id")), chapter: 0, chapters: 0, verses: [] };
         break;
       }
       case "c": {
@@ -396,8 +489,9 @@ export async function* parseUsfx(
         if (!book) fail("not_usfx", "USFX inválido: marcador de capítulo <c> fora de <book>");
         const id = attr(tag, "id") ?? "";
         const chapter = Number.parseInt(id, 10);
-        if (!Number.isSafeInteger(chapter)) {
-          fail("not_usfx", `USFX inválido: número de capítulo inválido: "${id}"`);
+        if (Number.isNaN(chapter)) fail("not_usfx", `USFX inválido: número de capítulo inválido: ${quoted(id)}`);
+        if (chapter < 1 || chapter > MAX_CHAPTER) {
+          fail("chapter_out_of_range", `USFX inválido: capítulo ${quoted(id)} fora do limite (de 1 a ${count(MAX_CHAPTER)})`);
         }
         book.chapter = chapter;
         book.chapters++;
@@ -408,15 +502,19 @@ export async function* parseUsfx(
         if (!book) fail("not_usfx", "USFX inválido: marcador de versículo <v> fora de <book>");
         const id = attr(tag, "id") ?? "";
         const match = VERSE_ID.exec(id);
-        if (!match?.[1]) fail("not_usfx", `USFX inválido: número de versículo inválido: "${id}"`);
+        if (!match?.[1]) fail("not_usfx", `USFX inválido: número de versículo inválido: ${quoted(id)}`);
         const verse = Number.parseInt(match[1], 10);
         const end = match[2] !== undefined ? Number.parseInt(match[2], 10) : verse;
-        current = {
-          chapter: book.chapter || 1,
-          verse,
-          verseEnd: end >= verse ? end : verse,
-          pieces: [],
-        };
+        const verseEnd = end >= verse ? end : verse;
+        if (verse > MAX_VERSE) fail("verse_out_of_range", `USFX inválido: versículo ${quoted(id)} fora do limite (de 0 a ${count(MAX_VERSE)})`);
+        if (verseEnd - verse + 1 > MAX_BRIDGE_VERSES) {
+          fail("bridge_too_long", `USFX inválido: o intervalo de versículos ${quoted(id)} passa de ${count(MAX_BRIDGE_VERSES)} versículos`);
+        }
+        if (verseEnd > MAX_VERSE) fail("verse_out_of_range", `USFX inválido: versículo ${quoted(id)} fora do limite (de 0 a ${count(MAX_VERSE)})`);
+        if (++versesSeen > limits.versesPerFile) {
+          fail("too_many_verses", `USFX grande demais: mais de ${count(limits.versesPerFile)} versículos no arquivo`);
+        }
+        current = { chapter: book.chapter || 1, verse, verseEnd, pieces: [], chars: 0 };
         break;
       }
       case "ve":
@@ -432,12 +530,15 @@ export async function* parseUsfx(
         break;
       }
       case "id":
-        if (book && book.code === "") book.code = attr(tag, "id")?.trim() ?? "";
+        if (book && book.code === "") book.code = bookCode(attr(tag, "id"));
         break;
       default:
         break;
     }
 
+    if (nameStack.length >= limits.depth) {
+      fail("too_large", `USFX grande demais: mais de ${count(limits.depth)} elementos abertos ao mesmo tempo`);
+    }
     const excluded = EXCLUDED_ELEMENTS.has(name) || (name === "p" && isExcludedParagraph(tag));
     if (BLOCK_ELEMENTS.has(name)) pushMark(SOFT);
     if (excluded) pushMark(GAP);
@@ -448,6 +549,7 @@ export async function* parseUsfx(
   });
 
   parser.on("closetag", (tag) => {
+    constructDone();
     const name = tag.name;
     lastClosed = name;
     const wasExcluded = skipStack.pop() ?? false;
@@ -465,13 +567,37 @@ export async function* parseUsfx(
   });
 
   parser.on("text", (text) => {
+    constructDone();
     if (capture) {
       // The captured element's own text and inline children, never nested notes.
-      if (skipDepth === capture.skipLevel) capture.pieces.push(text);
+      if (skipDepth === capture.skipLevel) {
+        capture.pieces.push(text);
+        capture.chars += text.length;
+        if (capture.chars > limits.titleChars) {
+          fail("too_large", `USFX grande demais: um título de livro passa de ${count(limits.titleChars)} caracteres`);
+        }
+      }
     } else if (current && skipDepth === 0) {
       current.pieces.push(text);
+      current.chars += text.length;
+      textChars += text.length;
+      if (current.chars > limits.verseChars) {
+        const where = `${book?.code ?? ""} ${current.chapter}:${current.verse}`;
+        fail("too_large", `USFX grande demais: o versículo ${where} passa de ${count(limits.verseChars)} caracteres`);
+      }
+      if (textChars > limits.textChars) {
+        fail("too_large", `USFX grande demais: mais de ${count(limits.textChars)} caracteres de texto de versículos no arquivo`);
+      }
     }
   });
+
+  /** The parser completed a construct: what it holds in memory starts again from here. */
+  function constructDone(): void {
+    completedAt = parser.position;
+  }
+  parser.on("comment", constructDone);
+  parser.on("cdata", constructDone);
+  parser.on("processinginstruction", constructDone);
 
   /**
    * Scans text written before the root element for a DOCTYPE declaration, so that a DTD is
@@ -506,7 +632,23 @@ export async function* parseUsfx(
   }
 
   function write(chunk: string): void {
+    let at = 0;
+    while (at < chunk.length) {
+      // A piece never ends between the two halves of a surrogate pair.
+      let end = Math.min(chunk.length, at + WRITE_PIECE);
+      const last = chunk.charCodeAt(end - 1);
+      if (end < chunk.length && last >= 0xd800 && last <= 0xdbff) end++;
+      writePiece(at === 0 && end === chunk.length ? chunk : chunk.slice(at, end));
+      at = end;
+    }
+  }
+
+  function writePiece(chunk: string): void {
     if (chunk.length === 0) return;
+    fileChars += chunk.length;
+    if (fileChars > limits.fileChars) {
+      fail("too_large", `USFX grande demais: o arquivo passa de ${count(limits.fileChars)} caracteres`);
+    }
     if (!sawContent) {
       const first = chunk.search(NON_WHITESPACE);
       if (first >= 0) {
@@ -519,6 +661,9 @@ export async function* parseUsfx(
       parser.write(chunk);
     } catch (err) {
       throw asMalformed(err);
+    }
+    if (parser.position - completedAt > limits.pendingChars) {
+      fail("too_large", `USFX grande demais: mais de ${count(limits.pendingChars)} caracteres sem completar uma marcação, um texto ou um comentário`);
     }
   }
 

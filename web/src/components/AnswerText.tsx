@@ -1,24 +1,52 @@
 import { Fragment, useMemo, type ReactNode } from "react";
+import type { Source } from "../lib/api";
+import { documentCitations, documentNumberOf, isConfirmedReference, sourceNumbersOf } from "../lib/citations";
 import { parseMarkdown, type Block, type Inline } from "../lib/markdown";
 import { DocChip } from "./DocChip";
 import { RefChip } from "./references";
 
-const NONE: readonly string[] = [];
+const NO_SOURCES: readonly Source[] = [];
+const NO_VERSE_CHIPS = () => false;
+const NEWLINE = "\n";
+
+/** What the chips of one answer point to: its consulted sources and the citations the server confirmed. */
+interface ChipContext {
+  sources: readonly Source[];
+  citations: readonly string[] | null;
+}
 
 /**
  * The model's answer as safe elements: every piece of text is a React text node (no
- * dangerouslySetInnerHTML anywhere), Bible references become chips that open the verses, and
- * the bracketed citations of the document excerpts it was given (`documentCitations`) become
- * document chips.
+ * dangerouslySetInnerHTML anywhere), Bible references become chips that open the reading view,
+ * and the bracketed citations of the document excerpts it was given become document chips.
+ * A chip shows the number of the consulted source it points to; a reference is marked checked
+ * only once the `done` event lists it among the confirmed citations. Without `verseChips` (a
+ * document collection's answer, which consults no verse: the server keeps a real verse as plain
+ * text), Bible references stay text.
  */
-export function AnswerText({ text, documentCitations = NONE }: { text: string; documentCitations?: readonly string[] }) {
+export function AnswerText({
+  text,
+  sources = NO_SOURCES,
+  citations = null,
+  verseChips = true,
+}: {
+  text: string;
+  sources?: readonly Source[];
+  citations?: readonly string[] | null;
+  verseChips?: boolean;
+}) {
   // The list's content, not its identity, decides (a new array arrives with every token).
-  const key = documentCitations.join("\n");
-  const blocks = useMemo(() => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split("\n") }), [text, key]);
-  return <>{blocks.map((block, index) => renderBlock(block, index))}</>;
+  const key = documentCitations(sources).join(NEWLINE);
+  const blocks = useMemo(
+    () => parseMarkdown(text, { documentCitations: key === "" ? [] : key.split(NEWLINE), ...(verseChips ? {} : { checkedReference: NO_VERSE_CHIPS }) }),
+    [text, key, verseChips],
+  );
+  const context: ChipContext = { sources, citations };
+  return <>{blocks.map((block, index) => renderBlock(block, index, context))}</>;
 }
 
-function renderBlock(block: Block, key: number): ReactNode {
+function renderBlock(block: Block, key: number, context: ChipContext): ReactNode {
+  const renderInlines = (nodes: Inline[]) => renderInlinesIn(nodes, context);
   switch (block.type) {
     case "paragraph":
       return <p key={key}>{renderInlines(block.children)}</p>;
@@ -80,7 +108,8 @@ function gluePunctuation(nodes: Inline[]): (Inline | { type: "group"; children: 
   return out;
 }
 
-function renderInlines(nodes: Inline[], glue = true): ReactNode {
+function renderInlinesIn(nodes: Inline[], context: ChipContext, glue = true): ReactNode {
+  const renderInlines = (children: Inline[], glueThem = true) => renderInlinesIn(children, context, glueThem);
   return (glue ? gluePunctuation(nodes) : nodes).map((node, index) => {
     switch (node.type) {
       case "text":
@@ -90,9 +119,20 @@ function renderInlines(nodes: Inline[], glue = true): ReactNode {
       case "em":
         return <em key={index}>{renderInlines(node.children)}</em>;
       case "ref":
-        return <RefChip key={index} text={node.text} query={node.query} />;
-      case "doc":
-        return <DocChip key={index} citation={node.citation} />;
+        return (
+          <RefChip
+            key={index}
+            text={node.text}
+            query={node.query}
+            numbers={sourceNumbersOf(node.query, context.sources)}
+            checked={isConfirmedReference(node.query, context.citations)}
+          />
+        );
+      case "doc": {
+        const number = documentNumberOf(node.citation, context.sources);
+        const source = number === undefined ? undefined : context.sources[number - 1];
+        return <DocChip key={index} citation={node.citation} source={source?.kind === "document" ? source : undefined} number={number} />;
+      }
       case "group":
         return (
           <span key={index} className="nowrap">

@@ -10,9 +10,11 @@ export function collectionOptionLabel(collection: CollectionStatus): string {
 }
 
 /**
- * "Consultar": what the questions are asked of, the Bible or one of the document collections.
- * An empty collection is listed but cannot be chosen. Changing it starts a new conversation
- * (the note says so), so that one conversation never mixes the Bible and a collection.
+ * "Consultar": what the questions are asked of, the Bible or one of the document collections,
+ * a compact list at the start of the question box. An empty collection is listed but cannot
+ * be chosen. Changing it starts a new conversation (the note says so; the one left stays in
+ * the list of conversations, with "Desfazer"), so that one conversation never mixes the Bible
+ * and a collection.
  */
 export function CollectionPicker(props: {
   collections: readonly CollectionStatus[];
@@ -25,7 +27,9 @@ export function CollectionPicker(props: {
   const noteId = `${id}-nota`;
   return (
     <div className="collection-picker">
-      <label htmlFor={id}>Consultar</label>
+      <label htmlFor={id} className="visually-hidden">
+        Consultar
+      </label>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled} aria-describedby={noteId}>
         <option value={BIBLE_COLLECTION}>Bíblia</option>
         {collections.map((collection) => (
@@ -34,8 +38,8 @@ export function CollectionPicker(props: {
           </option>
         ))}
       </select>
-      <span id={noteId} className="collection-note">
-        Trocar começa uma nova conversa.
+      <span id={noteId} className="visually-hidden">
+        Trocar começa uma nova conversa; a atual fica na lista de conversas.
       </span>
     </div>
   );

@@ -5,13 +5,14 @@ export const MAX_QUESTION_CHARS = 4000;
 const SHOW_COUNTER_FROM = 3500;
 
 /**
- * The question box: Enter sends, Shift+Enter starts a new line; while an answer streams the
- * box is disabled and "Parar" aborts it.
+ * The question box: Enter sends, Shift+Enter starts a new line. While an answer streams the box
+ * stays usable (the next question can be written; it is sent once the answer ends) and
+ * "Parar" aborts the answer.
  */
 export const Composer = forwardRef<
   HTMLTextAreaElement,
   { value: string; onChange(value: string): void; onSend(): void; onStop(): void; streaming: boolean; placeholder?: string; tools?: ReactNode }
->(function Composer({ value, onChange, onSend, onStop, streaming, placeholder = "Escreva sua pergunta…", tools }, ref) {
+>(function Composer({ value, onChange, onSend, onStop, streaming, placeholder = "Sua pergunta…", tools }, ref) {
   const length = value.trim().length;
   const tooLong = length > MAX_QUESTION_CHARS;
   const submit = (event: FormEvent) => {
@@ -25,20 +26,19 @@ export const Composer = forwardRef<
     }
   };
   return (
-    <form className="composer" onSubmit={submit} aria-label="Fazer uma pergunta">
-      {tools}
+    <form className="composer" onSubmit={submit} aria-label="Fazer uma pergunta" data-streaming={streaming ? "true" : "false"}>
       <label htmlFor="pergunta" className="visually-hidden">
         Sua pergunta
       </label>
       <div className="composer-box">
+        {tools}
         <textarea
           id="pergunta"
           ref={ref}
           value={value}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
-          disabled={streaming}
-          rows={2}
+          rows={1}
           placeholder={placeholder}
           aria-describedby="pergunta-dica"
           autoComplete="off"
@@ -55,7 +55,7 @@ export const Composer = forwardRef<
         )}
       </div>
       <p id="pergunta-dica" className="composer-hint">
-        {streaming ? "Respondendo… Use “Parar” para interromper." : "Enter envia · Shift+Enter quebra a linha"}
+        {streaming ? "Respondendo… Você já pode escrever a próxima pergunta; “Parar” interrompe a resposta." : "Enter envia · Shift+Enter quebra a linha"}
         {length >= SHOW_COUNTER_FROM && (
           <span className={tooLong ? "counter over" : "counter"}>
             {" · "}

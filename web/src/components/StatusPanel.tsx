@@ -17,14 +17,14 @@ import {
 export function StatusPanel({ status, unreachable }: { status: ServerStatus | undefined; unreachable: boolean }) {
   if (!status) {
     return (
-      <section className="status" aria-labelledby="status-title">
+      <div className="status">
         <h2 id="status-title">Situação do serviço</h2>
         {unreachable ? (
           <p className="notice error">O servidor não está respondendo. Tentando de novo…</p>
         ) : (
           <p className="muted">Consultando o servidor…</p>
         )}
-      </section>
+      </div>
     );
   }
   const fraction = progressFraction(status.progress);
@@ -33,7 +33,7 @@ export function StatusPanel({ status, unreachable }: { status: ServerStatus | un
   const search = embeddingText(status);
   const llm = llmText(status);
   return (
-    <section className="status" aria-labelledby="status-title">
+    <div className="status">
       <h2 id="status-title">Situação do serviço</h2>
       {unreachable && <p className="notice error">O servidor parou de responder. Tentando de novo…</p>}
       <dl className="status-list">
@@ -102,7 +102,7 @@ export function StatusPanel({ status, unreachable }: { status: ServerStatus | un
           </div>
         )}
       </dl>
-    </section>
+    </div>
   );
 }
 

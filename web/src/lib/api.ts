@@ -131,6 +131,9 @@ export interface VersesResponse {
   reference: string;
   verses: Verse[];
   attribution: string;
+  /** The reference names more verses than one answer lists: the first ones came, and the server's notice says so. */
+  truncated?: boolean;
+  notice?: string;
 }
 
 export type IndexPhase = "scanning" | "lexical" | "training" | "dense" | "done";

@@ -1,4 +1,4 @@
-import { findReferences, formatReferences } from "../../../src/core/bible/references";
+import { type BibleReference, findReferences, formatReferences } from "../../../src/core/bible/references";
 
 /**
  * A deliberately small Markdown subset for the model's answers, parsed into plain data that
@@ -34,10 +34,16 @@ export interface MarkdownOptions {
    * stay text.
    */
   documentCitations?: readonly string[];
+  /**
+   * Whether a Bible reference found in the text was checked by the server (a `ref` node, shown
+   * as a checked chip); one that was not stays plain text. All of them when absent.
+   */
+  checkedReference?: (references: readonly BibleReference[]) => boolean;
 }
 
 export function parseMarkdown(source: string, options: MarkdownOptions = {}): Block[] {
   const citations = new Set(options.documentCitations ?? []);
+  const checked = options.checkedReference ?? ALL_CHECKED;
   const blocks: Block[] = [];
   const lines = source.replace(/\r\n?/gu, "\n").split("\n");
   let paragraph: string[] = [];
@@ -45,15 +51,15 @@ export function parseMarkdown(source: string, options: MarkdownOptions = {}): Bl
   let list: { ordered: boolean; start: number; items: string[] } | undefined;
 
   const flushParagraph = () => {
-    if (paragraph.length > 0) blocks.push({ type: "paragraph", children: parseInline(paragraph.join("\n"), citations) });
+    if (paragraph.length > 0) blocks.push({ type: "paragraph", children: parseInline(paragraph.join("\n"), citations, checked) });
     paragraph = [];
   };
   const flushQuote = () => {
-    if (quote.length > 0) blocks.push({ type: "quote", children: parseInline(quote.join("\n"), citations) });
+    if (quote.length > 0) blocks.push({ type: "quote", children: parseInline(quote.join("\n"), citations, checked) });
     quote = [];
   };
   const flushList = () => {
-    if (list) blocks.push({ type: "list", ordered: list.ordered, start: list.start, items: list.items.map((item) => parseInline(item, citations)) });
+    if (list) blocks.push({ type: "list", ordered: list.ordered, start: list.start, items: list.items.map((item) => parseInline(item, citations, checked)) });
     list = undefined;
   };
   const flushAll = () => {
@@ -70,7 +76,7 @@ export function parseMarkdown(source: string, options: MarkdownOptions = {}): Bl
     const heading = HEADING.exec(line);
     if (heading) {
       flushAll();
-      blocks.push({ type: "heading", children: parseInline(heading[1] ?? "", citations) });
+      blocks.push({ type: "heading", children: parseInline(heading[1] ?? "", citations, checked) });
       continue;
     }
     const bullet = BULLET.exec(line);
@@ -111,7 +117,13 @@ export function parseMarkdown(source: string, options: MarkdownOptions = {}): Bl
  * the Bible reference grammar looks inside it), then emphasis (so a reference inside **…** is
  * still found), then references and the citations back in the text leaves.
  */
-export function parseInline(text: string, documentCitations: ReadonlySet<string> = new Set()): Inline[] {
+const ALL_CHECKED = (): boolean => true;
+
+export function parseInline(
+  text: string,
+  documentCitations: ReadonlySet<string> = new Set(),
+  checked: (references: readonly BibleReference[]) => boolean = ALL_CHECKED,
+): Inline[] {
   const found: string[][] = [];
   const masked =
     documentCitations.size === 0
@@ -123,7 +135,7 @@ export function parseInline(text: string, documentCitations: ReadonlySet<string>
           return `${PLACEHOLDER_OPEN}${found.length - 1}${PLACEHOLDER_CLOSE}`;
         });
   const withReferences = (node: Inline): Inline[] => {
-    if (node.type === "text") return found.length === 0 ? splitReferences(node.text) : splitPlaceholders(node.text, found);
+    if (node.type === "text") return found.length === 0 ? splitReferences(node.text, checked) : splitPlaceholders(node.text, found, checked);
     if (node.type === "strong" || node.type === "em") return [{ ...node, children: node.children.flatMap(withReferences) }];
     return [node];
   };
@@ -144,25 +156,29 @@ function matchDocumentCitations(inner: string, known: ReadonlySet<string>): stri
   return parts.length > 1 && parts.every((part) => known.has(part)) ? parts : undefined;
 }
 
-function splitPlaceholders(text: string, found: readonly string[][]): Inline[] {
+function splitPlaceholders(text: string, found: readonly string[][], checked: (references: readonly BibleReference[]) => boolean): Inline[] {
   const out: Inline[] = [];
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
     const cited = found[Number(match[1])];
     if (!cited) continue;
-    if (match.index > last) out.push(...splitReferences(text.slice(last, match.index)));
+    if (match.index > last) out.push(...splitReferences(text.slice(last, match.index), checked));
     for (const citation of cited) out.push({ type: "doc", citation });
     last = match.index + match[0].length;
   }
-  if (last < text.length) out.push(...splitReferences(text.slice(last)));
+  if (last < text.length) out.push(...splitReferences(text.slice(last), checked));
   return out;
 }
 
-/** Text with each Bible reference turned into a `ref` node (query: its canonical form). */
-export function splitReferences(text: string): Inline[] {
+/**
+ * Text with each Bible reference the server checked turned into a `ref` node (query: its
+ * canonical form); an unchecked one stays text.
+ */
+export function splitReferences(text: string, checked: (references: readonly BibleReference[]) => boolean = ALL_CHECKED): Inline[] {
   const out: Inline[] = [];
   let last = 0;
   for (const match of findReferences(text)) {
+    if (!checked(match.references)) continue;
     if (match.start > last) out.push({ type: "text", text: text.slice(last, match.start) });
     out.push({ type: "ref", text: match.text, query: formatReferences(match.references) });
     last = match.end;

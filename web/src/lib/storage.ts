@@ -34,51 +34,126 @@ export interface AssistantMessage {
 export type Message = UserMessage | AssistantMessage;
 
 export interface Conversation {
+  /** The page's own key for this conversation (never sent to the server). */
+  id: string;
+  /** The id the server issued in the `sources` event; sent back with the next question, never invented. */
   conversationId?: string;
+  /** The document collection it asks; absent for the Bible. */
+  collection?: string;
+  /** When it last changed (ms since the epoch), for the list of conversations. */
+  updatedAt: number;
   messages: Message[];
 }
 
-export const STORAGE_KEY = "pastor-online:conversa:v1";
-/** Only the most recent messages are kept across reloads (the server uses the last 10 exchanges). */
-export const MAX_SAVED_MESSAGES = 80;
-
-export function emptyConversation(): Conversation {
-  return { messages: [] };
+/** The conversation on screen and the earlier ones, newest first. */
+export interface Library {
+  current: Conversation;
+  saved: Conversation[];
 }
 
-export function loadConversation(storage: Storage | undefined = safeStorage()): Conversation {
-  if (!storage) return emptyConversation();
+export const STORAGE_KEY = "pastor-online:conversas:v2";
+/** Where the single conversation of earlier versions was kept (read once, then moved). */
+export const LEGACY_STORAGE_KEY = "pastor-online:conversa:v1";
+/** Only the most recent messages of a conversation are kept (the server uses the last 10 exchanges). */
+export const MAX_SAVED_MESSAGES = 80;
+/** How many earlier conversations the list keeps. */
+export const MAX_SAVED_CONVERSATIONS = 30;
+
+export function emptyConversation(collection?: string): Conversation {
+  return { id: newId("c"), updatedAt: Date.now(), messages: [], ...(collection && collection !== BIBLE_COLLECTION ? { collection } : {}) };
+}
+
+export function emptyLibrary(): Library {
+  return { current: emptyConversation(), saved: [] };
+}
+
+/** The conversation's name in the list: its first question, cut short. */
+export function conversationTitle(conversation: Conversation): string {
+  const first = conversation.messages.find((message) => message.role === "user");
+  const text = (first?.content ?? "").replace(/\s+/gu, " ").trim();
+  if (text === "") return "Conversa sem perguntas";
+  return text.length > 80 ? `${text.slice(0, 79).trimEnd()}…` : text;
+}
+
+export function loadLibrary(storage: Storage | undefined = safeStorage()): Library {
+  if (!storage) return emptyLibrary();
   try {
     const raw = storage.getItem(STORAGE_KEY);
-    if (!raw) return emptyConversation();
-    const parsed = JSON.parse(raw) as Partial<Conversation>;
-    if (!Array.isArray(parsed.messages)) return emptyConversation();
-    const messages = parsed.messages.filter(isMessage).map((message) => {
-      if (message.role !== "assistant") return message;
-      // An answer that was still streaming when the page closed did not finish.
-      const kept: AssistantMessage = message.status === "streaming" ? { ...message, status: "stopped" } : { ...message };
-      // A saved care notice is shown again only in the shape the page renders.
-      const care = kept.care === undefined ? undefined : careNoticeOf(kept.care);
-      if (care) kept.care = care;
-      else delete kept.care;
-      if (kept.doubtful !== true) delete kept.doubtful;
-      return kept;
-    });
-    const conversation: Conversation = { messages };
-    if (typeof parsed.conversationId === "string" && parsed.conversationId !== "") conversation.conversationId = parsed.conversationId;
-    return conversation;
+    if (raw) {
+      const parsed = JSON.parse(raw) as { current?: unknown; saved?: unknown };
+      const current = readConversation(parsed.current) ?? emptyConversation();
+      const saved = (Array.isArray(parsed.saved) ? parsed.saved : [])
+        .map(readConversation)
+        .filter((conversation): conversation is Conversation => conversation !== undefined && conversation.messages.length > 0);
+      return { current, saved: saved.slice(0, MAX_SAVED_CONVERSATIONS) };
+    }
+    // An earlier version kept one conversation under another key: it becomes the current one.
+    const legacy = storage.getItem(LEGACY_STORAGE_KEY);
+    const current = legacy ? readConversation(JSON.parse(legacy) as unknown) : undefined;
+    return { current: current ?? emptyConversation(), saved: [] };
   } catch {
-    return emptyConversation();
+    return emptyLibrary();
   }
 }
 
-export function saveConversation(conversation: Conversation, storage: Storage | undefined = safeStorage()): void {
+/** One stored conversation in the shape the page renders, or undefined when it is not one. */
+function readConversation(value: unknown): Conversation | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const parsed = value as Partial<Conversation>;
+  if (!Array.isArray(parsed.messages)) return undefined;
+  const messages = parsed.messages.filter(isMessage).map((message) => {
+    if (message.role !== "assistant") return message;
+    // An answer that was still streaming when the page closed did not finish.
+    const kept: AssistantMessage = message.status === "streaming" ? { ...message, status: "stopped" } : { ...message };
+    // A saved care notice is shown again only in the shape the page renders.
+    const care = kept.care === undefined ? undefined : careNoticeOf(kept.care);
+    if (care) kept.care = care;
+    else delete kept.care;
+    if (kept.doubtful !== true) delete kept.doubtful;
+    return kept;
+  });
+  const conversation: Conversation = {
+    id: typeof parsed.id === "string" && parsed.id !== "" ? parsed.id : newId("c"),
+    updatedAt: typeof parsed.updatedAt === "number" && Number.isFinite(parsed.updatedAt) ? parsed.updatedAt : Date.now(),
+    messages,
+  };
+  if (typeof parsed.conversationId === "string" && parsed.conversationId !== "") conversation.conversationId = parsed.conversationId;
+  const collection = typeof parsed.collection === "string" && parsed.collection !== "" ? parsed.collection : firstCollection(messages);
+  if (collection && collection !== BIBLE_COLLECTION) conversation.collection = collection;
+  return conversation;
+}
+
+function firstCollection(messages: readonly Message[]): string | undefined {
+  for (const message of messages) if (message.role === "assistant") return message.collection;
+  return undefined;
+}
+
+function trimmed(conversation: Conversation): Conversation {
+  return conversation.messages.length > MAX_SAVED_MESSAGES ? { ...conversation, messages: conversation.messages.slice(-MAX_SAVED_MESSAGES) } : conversation;
+}
+
+/**
+ * Saves the library; when the storage is full, the oldest conversations of the list are let go
+ * one by one until it fits (the one on screen is kept to the last).
+ */
+export function saveLibrary(library: Library, storage: Storage | undefined = safeStorage()): void {
   if (!storage) return;
   try {
-    if (conversation.messages.length === 0 && !conversation.conversationId) storage.removeItem(STORAGE_KEY);
-    else storage.setItem(STORAGE_KEY, JSON.stringify({ ...conversation, messages: conversation.messages.slice(-MAX_SAVED_MESSAGES) }));
+    storage.removeItem(LEGACY_STORAGE_KEY);
   } catch {
-    // storage full or disabled (private mode): the conversation just won't survive a reload
+    // storage disabled
+  }
+  let saved = library.saved.slice(0, MAX_SAVED_CONVERSATIONS).map(trimmed);
+  for (;;) {
+    try {
+      if (library.current.messages.length === 0 && saved.length === 0) storage.removeItem(STORAGE_KEY);
+      else storage.setItem(STORAGE_KEY, JSON.stringify({ current: trimmed(library.current), saved }));
+      return;
+    } catch {
+      // storage full or disabled (private mode)
+      if (saved.length === 0) return;
+      saved = saved.slice(0, -1);
+    }
   }
 }
 

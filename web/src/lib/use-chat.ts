@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { ApiError, BIBLE_COLLECTION, streamChat, type CareNotice, type ChatRequest, type ChatTurn, type Refusal, type Source } from "./api";
-import { loadConversation, newId, saveConversation, type AssistantMessage, type Conversation, type Message } from "./storage";
+import { emptyConversation, loadLibrary, newId, saveLibrary, type AssistantMessage, type Conversation, type Library, type Message } from "./storage";
 
 /** How many past messages go back to the server as history (it keeps the last 10 exchanges). */
 const HISTORY_MESSAGES = 20;
@@ -15,7 +15,10 @@ type Action =
   | { type: "done"; id: string; citations: string[]; refusal?: Refusal; smallTalk?: boolean }
   | { type: "stopped"; id: string }
   | { type: "error"; id: string; error: NonNullable<AssistantMessage["error"]> }
-  | { type: "reset" };
+  | { type: "new"; collection?: string }
+  | { type: "open"; id: string }
+  | { type: "delete"; id: string }
+  | { type: "restore"; library: Library };
 
 function updateAssistant(state: Conversation, id: string, change: (message: AssistantMessage) => AssistantMessage): Conversation {
   return {
@@ -24,20 +27,24 @@ function updateAssistant(state: Conversation, id: string, change: (message: Assi
   };
 }
 
-export function chatReducer(state: Conversation, action: Action): Conversation {
+/** What one answer's events do to the conversation on screen. */
+export function chatReducer(state: Conversation, action: Exclude<Action, { type: "new" | "open" | "delete" | "restore" }>): Conversation {
   switch (action.type) {
     case "start": {
       const kept = action.replace
         ? state.messages.filter((message) => message.id !== action.replace!.assistantId && message.id !== action.replace!.userId)
         : state.messages;
-      return { ...state, messages: [...kept, action.user, action.assistant] };
+      const collection = action.assistant.collection;
+      return { ...state, ...(collection && state.messages.length === 0 ? { collection } : {}), messages: [...kept, action.user, action.assistant] };
     }
     case "sources": {
       const next = updateAssistant(state, action.id, (message) => ({ ...message, sources: action.sources, ...(action.doubtful ? { doubtful: true } : {}) }));
+      // Only an id the server issued is kept (and sent back); an empty one changes nothing.
       return action.conversationId === "" ? next : { ...next, conversationId: action.conversationId };
     }
     case "care":
-      return updateAssistant(state, action.id, (message) => ({ ...message, care: action.notice }));
+      // One notice per answer, even if the event came twice.
+      return updateAssistant(state, action.id, (message) => (message.care ? message : { ...message, care: action.notice }));
     case "token":
       return updateAssistant(state, action.id, (message) => ({ ...message, content: message.content + action.text }));
     case "done":
@@ -52,8 +59,42 @@ export function chatReducer(state: Conversation, action: Action): Conversation {
       return updateAssistant(state, action.id, (message) => (message.status === "streaming" ? { ...message, status: "stopped" } : message));
     case "error":
       return updateAssistant(state, action.id, (message) => ({ ...message, status: "error", error: action.error }));
-    case "reset":
-      return { messages: [] };
+  }
+}
+
+function stoppedIfStreaming(message: Message): Message {
+  return message.role === "assistant" && message.status === "streaming" ? { ...message, status: "stopped" } : message;
+}
+
+/** Keeps the conversation on screen in the list (when it has messages), newest first. */
+function archive(saved: readonly Conversation[], conversation: Conversation): Conversation[] {
+  const others = saved.filter((item) => item.id !== conversation.id);
+  return conversation.messages.length === 0 ? others : [conversation, ...others];
+}
+
+/**
+ * The conversations: the answer's events change the one on screen; "new" keeps it in the list
+ * and starts an empty one, "open" brings one of the list back, "delete" drops one of the list,
+ * "restore" puts a whole earlier state back (what "Desfazer" does).
+ */
+export function libraryReducer(state: Library, action: Action): Library {
+  switch (action.type) {
+    case "new":
+      return { current: emptyConversation(action.collection), saved: archive(state.saved, state.current) };
+    case "open": {
+      const chosen = state.saved.find((conversation) => conversation.id === action.id);
+      if (!chosen) return state;
+      return { current: chosen, saved: archive(state.saved.filter((conversation) => conversation.id !== action.id), state.current) };
+    }
+    case "delete":
+      return { ...state, saved: state.saved.filter((conversation) => conversation.id !== action.id) };
+    case "restore":
+      // An answer that was streaming when the state was taken has stopped since.
+      return { ...action.library, current: { ...action.library.current, messages: action.library.current.messages.map(stoppedIfStreaming) } };
+    default: {
+      const current = chatReducer(state.current, action);
+      return current === state.current ? state : { ...state, current: { ...current, updatedAt: Date.now() } };
+    }
   }
 }
 
@@ -80,19 +121,22 @@ export interface ChatFailure {
  * "biblia" (the default, not sent) or a document collection, sent as `collection`.
  */
 export function useChat(options: { onFailure?: (failure: ChatFailure) => void; collection?: string } = {}) {
-  const [conversation, dispatch] = useReducer(chatReducer, undefined, loadConversation);
+  const [library, dispatch] = useReducer(libraryReducer, undefined, loadLibrary);
+  const conversation = library.current;
   const controller = useRef<AbortController | null>(null);
   const streamingId = useRef<string | null>(null);
   const latest = useRef(conversation);
   latest.current = conversation;
+  const latestLibrary = useRef(library);
+  latestLibrary.current = library;
   const onFailure = useRef(options.onFailure);
   onFailure.current = options.onFailure;
   const collection = useRef(options.collection);
   collection.current = options.collection;
 
   useEffect(() => {
-    saveConversation(conversation);
-  }, [conversation]);
+    saveLibrary(library);
+  }, [library]);
 
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -169,12 +213,54 @@ export function useChat(options: { onFailure?: (failure: ChatFailure) => void; c
     if (id) dispatch({ type: "stopped", id });
   }, []);
 
-  const reset = useCallback(() => {
+  const abortStream = useCallback(() => {
+    const id = streamingId.current;
     controller.current?.abort();
     controller.current = null;
     streamingId.current = null;
-    dispatch({ type: "reset" });
+    if (id) dispatch({ type: "stopped", id });
   }, []);
 
-  return { conversation, streaming, send, stop, reset };
+  /**
+   * Starts an empty conversation (asking `collection`), keeping the one on screen in the list.
+   * Returns the state before, for "Desfazer".
+   */
+  const startNew = useCallback(
+    (collectionName?: string): Library => {
+      const before = latestLibrary.current;
+      abortStream();
+      dispatch({ type: "new", ...(collectionName ? { collection: collectionName } : {}) });
+      return before;
+    },
+    [abortStream],
+  );
+
+  /** Brings a conversation of the list back to the screen; returns the state before. */
+  const open = useCallback(
+    (id: string): Library => {
+      const before = latestLibrary.current;
+      abortStream();
+      dispatch({ type: "open", id });
+      return before;
+    },
+    [abortStream],
+  );
+
+  /** Drops a conversation of the list; returns the state before. */
+  const remove = useCallback((id: string): Library => {
+    const before = latestLibrary.current;
+    dispatch({ type: "delete", id });
+    return before;
+  }, []);
+
+  /** Puts an earlier state back ("Desfazer"). */
+  const restore = useCallback(
+    (earlier: Library) => {
+      abortStream();
+      dispatch({ type: "restore", library: earlier });
+    },
+    [abortStream],
+  );
+
+  return { conversation, saved: library.saved, streaming, send, stop, startNew, open, remove, restore };
 }

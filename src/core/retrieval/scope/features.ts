@@ -7,7 +7,7 @@
 import { analyzeWord, foldAccents, splitWords, type AnalyzedToken } from "../../analysis/index.js";
 import { CHAT_SHORTHAND } from "../../analysis/shorthand.js";
 import { isStopword } from "../../analysis/stopwords.js";
-import { THIRD_PERSON_PAST } from "../query-frame.js";
+import { THIRD_PERSON_PAST } from "../../reading/frames.js";
 import type { TopicLexicon } from "./topics.js";
 import { stretchMasses } from "../stretches.js";
 import { TermDictionary } from "../term-dictionary.js";

@@ -1,11 +1,11 @@
 /**
  * The out-of-scope gate: before any answer is generated, decides whether the collection has
  * anything to say about the question, without an LLM, and says why. Pure: composes the word
- * evidence (features.ts), the learned classifier (logistic.ts) and two rules that take
+ * evidence (features.ts), the learned classifier (reading/logistic.ts), the faith words (reading/faith-words.ts) and two rules that take
  * precedence (an explicit reference, or a question that names the Bible or the faith).
  */
-import { foldAccents, splitWords } from "../../analysis/index.js";
-import { contributions, predict, type LogisticModel } from "./logistic.js";
+import { faithWordsOf } from "../../reading/faith-words.js";
+import { contributions, predict, type LogisticModel } from "../../reading/logistic.js";
 import {
   isKnown,
   passageCoverage,
@@ -30,7 +30,7 @@ export interface ScopeModel extends LogisticModel {
   doubtThreshold?: number;
 }
 
-export type ScopeRule = "reference" | "faith_word" | "no_content" | "model";
+export type ScopeRule = "reference" | "faith_word" | "reading" | "no_content" | "model";
 
 export interface ScopeReasons {
   rule: ScopeRule;
@@ -42,6 +42,8 @@ export interface ScopeReasons {
   typos: { word: string; as: string }[];
   /** The faith words that kept the question in scope (rule faith_word). */
   faithWords: string[];
+  /** What the message's reading kept it for (rule reading). */
+  kept?: string;
   /** What WordNet says the words name (lexicographer groups and domains), strongest first. */
   topics: string[];
   /** Passages both retrieval sides agreed on. */
@@ -72,6 +74,11 @@ export interface ScopeInput {
   question: string;
   /** The question holds an explicit, valid reference ("Jo 3:16"). */
   hasReference?: boolean;
+  /**
+   * Why the message's reading keeps it whatever its words (a saying checked against the Bible,
+   * a sermon or study asked for, a name only the Bible gives): rule `reading`.
+   */
+  keep?: string;
   /** The passages retrieval found for the question, best first. */
   results?: readonly ScopePassage[];
 }
@@ -86,42 +93,6 @@ export interface ScopeGateDependencies extends ScopeGateData {
   vocabulary: CorpusVocabulary;
 }
 
-/**
- * Words that name the Bible or the Christian faith: a question holding one is about the Bible
- * even when the answer is that it says nothing ("a Bíblia fala de dinossauros?"). Generic
- * words of the domain, folded; ambiguous ones ("céu", "pastor", "santo", "graça") left out.
- */
-const FAITH_WORDS = new Set(
-  [
-    "deus", "deuses", "jesus", "cristo", "bíblia", "bíblico", "bíblica", "bíblicos", "bíblicas", "escritura", "escrituras",
-    "versículo", "versículos", "evangelho", "evangelhos", "igreja", "igrejas", "fé", "oração", "orações", "orar", "oro",
-    "rezar", "pecado", "pecados", "pecar", "pequei", "salvação", "espírito", "cristão", "cristã", "cristãos", "cristãs",
-    "crente", "crentes", "cristianismo", "apóstolo", "apóstolos", "profeta", "profetas", "anjo", "anjos", "demônio",
-    "demônios", "diabo", "satanás", "inferno", "batismo", "batizar", "culto", "dízimo", "evangélico", "evangélica",
-    "católico", "católica", "religião", "milagre", "milagres", "ressurreição", "messias", "testamento", "salmo", "salmos",
-    "mandamento", "mandamentos", "discípulo", "discípulos", "louvor", "adoração", "espiritual", "jejum", "gênesis",
-    "apocalipse", "provérbios", "fariseus", "parábola", "parábolas", "sacerdote", "profecia", "profecias", "arrebatamento", "eternidade",
-  ].map((word) => foldAccents(word)),
-);
-
-/**
- * Phrases where a faith word has its worldly sense, folded: a medical fast ("glicose em jejum",
- * "jejum intermitente"), a clause in grammar ("oração subordinada"), a will ("testamento"
- * without "novo" or "antigo" before it). Inside one of these, the word settles nothing: the
- * classifier decides, as for any question.
- */
-const WORLDLY_SENSES: readonly RegExp[] = [
-  /\bem\s+jejum\b/gu,
-  /\bjejum\s+(?:intermitente|para\s+(?:o\s+|os\s+)?exames?|antes\s+d[oe]s?\s+exames?)\b/gu,
-  /\bora(?:cao|coes)\s+(?:subordinadas?|coordenadas?|principa(?:l|is)|intercaladas?|reduzidas?|absolutas?|adjetivas?|substantivas?|adverbia(?:l|is)|sindeticas?|assindeticas?)\b/gu,
-  /(?<!\b(?:novo|antigo|velho)\s+)\btestamentos?\b/gu,
-];
-
-export function faithWordsOf(question: string): string[] {
-  const folded = WORLDLY_SENSES.reduce((text, sense) => text.replace(sense, " "), foldAccents(question.toLowerCase()));
-  return [...new Set(splitWords(folded).filter((word) => FAITH_WORDS.has(word)))];
-}
-
 /** The evidence the gate weighs for a question: its words, the classifier's features, and the rule that decides it, if any. */
 export function scopeEvidence(
   deps: Omit<ScopeGateDependencies, "model">,
@@ -131,7 +102,7 @@ export function scopeEvidence(
   const retrieval = input.results ? retrievalEvidenceOf(input.results, words) : undefined;
   const features = scopeFeatures(input.question, words, retrieval, passageCoverage(words, deps.vocabulary));
   const faithWords = faithWordsOf(input.question);
-  const rule = input.hasReference ? "reference" : faithWords.length > 0 ? "faith_word" : words.length === 0 ? "no_content" : undefined;
+  const rule = input.hasReference ? "reference" : faithWords.length > 0 ? "faith_word" : input.keep !== undefined ? "reading" : words.length === 0 ? "no_content" : undefined;
   return { words, features, supporting: retrieval?.supporting ?? [], rule, faithWords };
 }
 
@@ -140,7 +111,7 @@ export function decideScope(deps: ScopeGateDependencies, input: ScopeInput): Sco
   const { words, features, supporting, rule, faithWords } = scopeEvidence(deps, input);
   // The faith words are empty without a rule: one would have decided the question (rule faith_word).
   const reasons = describe(words, supporting, faithWords);
-  if (rule) return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule } };
+  if (rule) return { inScope: true, doubtful: false, confidence: 1, outOfScopeProbability: 0, reasons: { ...reasons, rule, ...(rule === "reading" ? { kept: input.keep } : {}) } };
   const p = predict(deps.model, features);
   const inScope = p < deps.model.threshold;
   const { doubtThreshold } = deps.model;

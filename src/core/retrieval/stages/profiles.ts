@@ -7,9 +7,9 @@
  * hit. The reading is `query-frame.ts`'s; this table is the one place its outcome is turned
  * into weights. Pure.
  */
-import { asksForGuidance, isSituation, recallsStory, speaksOfSelf, themeOf } from "../query-frame.js";
+import { asksForGuidance, isSituation, recallsStory, speaksOfSelf, themeOf } from "../../reading/frames.js";
 
-export type ProfileId = "theme" | "situation" | "guidance" | "self" | "own-story" | "story" | "plain";
+export type ProfileId = "theme" | "situation" | "guidance" | "self" | "own-story" | "story" | "plain" | "person" | "place" | "event" | "definition" | "practice";
 
 export interface Profile {
   /** Weight of the theme list (the verses about the theme readers link to most); 0: no list. */
@@ -20,6 +20,11 @@ export interface Profile {
   priorWeight: number;
   /** BM25's first hit is kept first when it scores this multiple of the second's; 0: off. */
   confidentLexicalRatio: number;
+  /**
+   * …and, for a message about the asker, only when that hit quotes it (holds most of its words:
+   * "eu sou o caminho, a verdade e a vida" is John 14:6; "estou com medo do futuro" is no verse).
+   */
+  confidentNeedsQuote?: boolean;
   /**
    * Which bar the topical index's match must clear: `framed` (the question is surely about a
    * topic: the lower bar, and the long-message bar) or `open` (it may be a quotation).
@@ -32,7 +37,7 @@ export interface Profile {
 }
 
 /** Framed questions (a theme, a situation, the asker's own life or conduct): never a quotation nor a story. */
-const FRAMED = { confidentLexicalRatio: 1.2, priorWeight: 0.25, denseWeight: 0.85, topicBar: "framed", stories: false, passages: false } as const;
+const FRAMED = { confidentLexicalRatio: 1.2, confidentNeedsQuote: true, priorWeight: 0.25, denseWeight: 0.85, topicBar: "framed", stories: false, passages: false } as const;
 const OPEN = { themeWeight: 0, confidentLexicalRatio: 1.2, priorWeight: 0.25, denseWeight: 0.85, topicBar: "open" } as const;
 
 /** Measured on the dev queries and the seen sets (docs/RETRIEVAL.md). */
@@ -44,6 +49,12 @@ export const DEFAULT_PROFILES: Readonly<Record<ProfileId, Profile>> = {
   "own-story": { ...FRAMED, themeWeight: 0 },
   story: { ...OPEN, stories: true, passages: true },
   plain: { ...OPEN, stories: true, passages: false },
+  // Questions of knowledge (stages/knowledge.ts): a name is never a quotation to put first.
+  person: { ...OPEN, confidentLexicalRatio: 0, stories: true, passages: false },
+  place: { ...OPEN, confidentLexicalRatio: 0, stories: true, passages: false },
+  event: { ...OPEN, confidentLexicalRatio: 0, stories: true, passages: false },
+  definition: { ...FRAMED, themeWeight: 1, denseWeight: 1.2, priorWeight: 1, confidentLexicalRatio: 0 },
+  practice: { ...FRAMED, themeWeight: 1, denseWeight: 1.2, priorWeight: 1, confidentLexicalRatio: 0 },
 };
 
 /** What the text of a question says of its kind, before any search. */

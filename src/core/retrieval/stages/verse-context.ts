@@ -5,8 +5,11 @@
  * be a handful of verses: each stage is testable on a small fixture. Pure.
  */
 import type { ContextText, Verse } from "../../types.js";
+import type { KnowledgeIndex } from "../../knowledge/knowledge-index.js";
 import type { LexicalSide } from "../lexical-side.js";
 import type { TopicalIndex } from "../topical-index.js";
+import type { AnyMatch } from "../../knowledge/knowledge-index.js";
+import type { KnowledgeFrame } from "../../reading/kinds.js";
 import type { Profile, ProfileId } from "./profiles.js";
 import type { FirstFusion } from "./stage.js";
 
@@ -22,6 +25,18 @@ export interface CrossLinks {
   inboundVotes(book: string, chapter: number, verse: number): number;
 }
 
+/** What a question of knowledge was found to be about. */
+export interface KnowledgeFinding {
+  frame: KnowledgeFrame;
+  subject: string;
+  profile: Extract<ProfileId, "person" | "place" | "definition" | "practice" | "event">;
+  match: AnyMatch;
+  /** Whether the corpus uses the subject's own words (the Bible names it), or not ("tatuagem"). */
+  named: boolean;
+  /** Why the question is about the Bible whatever its words: a name or term only the Bible gives. */
+  keep?: string;
+}
+
 /** The verses and the Bible's own aids, as the stages read them. */
 export interface VerseCorpus {
   readonly verses: readonly EngineVerse[];
@@ -35,6 +50,8 @@ export interface VerseCorpus {
   readonly topics: TopicalIndex | undefined;
   /** The story index: Bible episodes, the ways people recall them, and the verses that tell them. */
   readonly stories: TopicalIndex | undefined;
+  /** People, places, events and terms from the field's open data (`core/knowledge`). */
+  readonly knowledge: KnowledgeIndex | undefined;
   docAt(source: string, book: string, chapter: number, verse: number): number | undefined;
   /** A verse's coordinate key (its identity in the fusion). */
   keyAt(doc: number): string;
@@ -100,6 +117,8 @@ export interface VerseStageSettings {
   passageRadius: number;
   passageMinShare: number;
   passageDepth: number;
+  /** Weight of the key verses of what a question of knowledge names (`stages/knowledge.ts`). */
+  knowledgeWeight: number;
   /** The per-kind profiles. */
   profiles: Readonly<Record<ProfileId, Profile>>;
   /** Stages switched off (to measure what one adds): their ids. */
@@ -119,6 +138,8 @@ export interface VerseContext {
   readonly profile: Profile;
   /** How deep each list is drawn (k × candidateMultiplier). */
   readonly depth: number;
+  /** What a question of knowledge names, when it names something surely. */
+  readonly knowledge?: KnowledgeFinding | undefined;
   /** Lists a stage computes once for the others (the theme list's first verses seed the cross references). */
   readonly memo: Map<string, unknown>;
 }

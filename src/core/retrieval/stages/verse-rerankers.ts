@@ -7,7 +7,11 @@
 import { belowTheirSeeds } from "../fusion.js";
 import type { FusedUnit, Reranker } from "./stage.js";
 import { stageOn, type VerseContext } from "./verse-context.js";
-import { linked } from "./verse-sources.js";
+import { linked, quotedShare } from "./verse-sources.js";
+import { analyze } from "../../analysis/index.js";
+
+/** A message about the asker is a quotation only when the first lexical hit holds this share of its words. */
+const QUOTED_SHARE = 0.8;
 
 export const readerPrior: Reranker<VerseContext> = {
   id: "reader-prior",
@@ -50,6 +54,11 @@ export const confidentLexical: Reranker<VerseContext> = {
     const [best, second] = context.first.lexical;
     if (ratio <= 0 || !best || !stageOn(context, "confident-lexical")) return { ranked };
     if (second && best.score < ratio * second.score) return { ranked, detail: { ratio, confident: false } };
+    if (context.profile.confidentNeedsQuote) {
+      const terms = new Set(analyze(context.asked));
+      const quoted = quotedShare(terms, { lexical: [best] }, (hit) => hit.matchedTerms);
+      if (quoted < QUOTED_SHARE) return { ranked, detail: { ratio, confident: false, quoted: Math.round(quoted * 1000) / 1000 } };
+    }
     const at = ranked.findIndex((item) => item.item.doc === best.doc);
     if (at <= 0) return { ranked, detail: { ratio, confident: true } };
     return { ranked: [ranked[at]!, ...ranked.slice(0, at), ...ranked.slice(at + 1)], detail: { ratio, confident: true } };

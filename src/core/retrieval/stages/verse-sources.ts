@@ -7,11 +7,12 @@
  */
 import { analyze, foldAccents, splitWords } from "../../analysis/index.js";
 import { derivationalRoot } from "../lexical-side.js";
-import { pointsAtText, speaksInFirstPerson, storyTerms } from "../query-frame.js";
+import { pointsAtText, speaksInFirstPerson, storyTerms } from "../../reading/frames.js";
 import { stretchMasses, stretchScratch, type StretchScratch } from "../stretches.js";
 import { firstSorted } from "../first-sorted.js";
 import { topicVerses, type TopicalIndex, type TopicSelection } from "../topical-index.js";
 import type { Candidate, CandidateList, CandidateSource, FirstFusion, LexicalHit } from "./stage.js";
+import { knowledgeSource } from "./knowledge.js";
 import { memoized, stageOn, type EngineVerse, type VerseContext, type VerseCorpus } from "./verse-context.js";
 
 /** The first `count` units of the first fusion. */
@@ -106,7 +107,7 @@ export const passageSource: CandidateSource<VerseContext> = {
 };
 
 /** The sources after the first fusion, in the order their lists join it. */
-export const VERSE_SOURCES: readonly CandidateSource<VerseContext>[] = [crossReferenceSource, neighbourSource, themeSource, topicSource, storySource, passageSource];
+export const VERSE_SOURCES: readonly CandidateSource<VerseContext>[] = [crossReferenceSource, neighbourSource, themeSource, topicSource, storySource, passageSource, knowledgeSource];
 
 /** How many of the first lexical hits are read for a verse that quotes the message (`quotedShare`). */
 const QUOTE_HITS = 5;

@@ -71,7 +71,7 @@ const LOOK_BACK = 3;
 
 /**
  * What retrieval should search for `message`: the question in it without the greeting or thanks
- * around it (core/retrieval/small-talk.ts), or, for a follow-up, the last earlier question of the
+ * around it (core/reading/small-talk.ts), or, for a follow-up, the last earlier question of the
  * asker that stood on its own (small talk passed over) followed by what the message adds to it
  * (its words of conversation and pointing back left out: "explicar" would find verses about
  * explaining, "isso" nothing).

@@ -21,7 +21,7 @@
 import { foldAccents } from "../analysis/fold.js";
 import { stemPortuguese } from "../analysis/stem.js";
 import { CHAT_SHORTHAND } from "../analysis/shorthand.js";
-import { predict } from "../retrieval/scope/logistic.js";
+import { predict } from "./logistic.js";
 import { CRISIS_MODELS, type CrisisModels } from "./crisis-model.js";
 
 export type { CrisisModels };
@@ -155,7 +155,8 @@ const SELF_HARM_PERSONAL: readonly RegExp[] = [
 const SELF_HARM_SUBJECT: readonly RegExp[] = [
   /\s(?:suicid\w*|automutil\w*|auto\s?mutilacao|auto\s?lesao|autolesao)\s/,
   /\s(?:quem|pessoa|pessoas|alguem|aqueles|os que|as que|jovens|gente)\s(?:\w+\s){0,2}se\s(?:mata|matam|matar|suicida|suicidam|corta|cortam|mutila|mutilam)\s/,
-  /\s(?:a|sua|tua)\spropria\svida\s/,
+  // "tirar a própria vida", never "uma história da sua própria vida".
+  /\s(?:tirar|tirou|tira|tiram|tiraram|tirando|atentar contra|atentou contra|acabar com|acabou com|dar fim (?:a|na)|deu fim (?:a|na)|por fim (?:a|na)|pos fim (?:a|na))\s(?:a\s)?(?:sua\s|tua\s)?propria\svida\s/,
   /\sse\s(?:cortar|mutilar)\s(?:e|eh)\s/,
   /\s(?:quer|querem|pensa em|pensam em|pensando em|pensar em)\s(?:morrer|se matar)\s/,
   /\s(?:filho|filha|mae|pai|irmao|irma|amigo|amiga|primo|prima|tio|tia|marido|esposa|colega|aluno|aluna|vizinho|vizinha|adolescente|jovem|membro|parente)\s(?:\w+\s){0,3}se\s(?:matou|suicidou|enforcou|matar)\s/,
