@@ -10,6 +10,7 @@ import {
   type ProviderConfig,
 } from "../src/adapters/chat/providers.js";
 import { STUB_NOTHING_FOUND, composeStubAnswer, createStubProvider } from "../src/adapters/chat/stub.js";
+import { SITUATION_CLOSING } from "../src/core/chat/answer-kinds.js";
 import {
   LLM_ERROR_MESSAGES,
   LLM_STREAM_INTERRUPTED_MESSAGE,
@@ -359,6 +360,18 @@ describe("stub provider (offline default)", () => {
     expect(closing.endsWith(".")).toBe(true);
 
     expect(answer).not.toMatch(/[{}[\]]|"reference"|"text"|undefined|null|\[object/u);
+  });
+
+  it("meets someone telling what they live through with the passages for the moment, and points to people", () => {
+    const told = composeStubAnswer(stubRequest({ question: "Eu me sinto muito sozinho e não tenho com quem conversar.", shape: { kind: "situation" } }));
+    const paragraphs = told.split("\n\n");
+    expect(paragraphs[0]).toBe("Obrigado por contar o que você está vivendo. A Bíblia traz três passagens para um momento assim.");
+    expect(told).not.toContain("sua pergunta");
+    expect(paragraphs).toContain(SITUATION_CLOSING);
+    // Asked as a question, the same situation keeps the question's opening.
+    const asked = composeStubAnswer(stubRequest({ shape: { kind: "situation" } }));
+    expect(asked.split("\n\n")[0]).toContain(`“${QUESTION}”`);
+    expect(asked.split("\n\n")).toContain(SITUATION_CLOSING);
   });
 
   it("quotes at most four passages, names the others, and keeps every reference exactly as given", () => {

@@ -89,9 +89,14 @@ describe("hybrid retrieval", () => {
   });
 
   it("does not let a stem collision answer 'medo' with Ezekiel's measurements (medo/mediu share 'med')", async () => {
+    // The rule lives on the lexical side: its list holds "medo", never "mediu".
+    const lexical = await loaded.engine.search("estou com medo do futuro", { k: 6, mode: "lexical" });
+    expect(lexical.results.filter((r) => /\bmedi[ru]|medida/i.test(r.text))).toEqual([]);
+    expect(lexical.results.filter((r) => /\bmedo\b/i.test(r.text)).length).toBeGreaterThanOrEqual(4);
+    // The fused answer stays with fear and the future, never the measurements.
     const response = await loaded.engine.search("estou com medo do futuro", { k: 6 });
     expect(response.results.filter((r) => /\bmedi[ru]|medida/i.test(r.text))).toEqual([]);
-    expect(response.results.some((r) => /\bmedo\b/i.test(r.text))).toBe(true);
+    expect(refs(response)).toContain("MAT 6:34");
     // The collision rule needs enough verses of the exact word: "amar" still meets "amai".
     expect(refs(await loaded.engine.search("amar os inimigos", { k: 3, mode: "lexical" }))).toContain("MAT 5:44");
   });

@@ -37,6 +37,10 @@ import { findProjectRoot } from "../../src/project-root.js";
  * in-scope half as hard as any; 1.35 % gave 0.821 and let 26 more off-topic questions through,
  * and 1.75 % (threshold 0.775) refuses 507 of those 636 off-topic questions and 21 real ones;
  * with the knowledge frame (features.ts) the same budget gives 0.770, 520 and 21.
+ * 2026-12-07: 800 more (handwritten-practical2.jsonl, written blind: practical problems told with
+ * feelings, how-tos, trivia on Bible names, and pastoral questions in the same shapes); the same
+ * budget gives 0.809 and, over the evaluation sets, refuses 814 of 1,215 off-topic questions (807
+ * before) and 38 of 3,123 real ones (41 before).
  * MAX_FALSE_REFUSAL_RATE=… to measure another; the log prints what each budget gives.
  */
 const MAX_FALSE_REFUSAL_RATE = Number(process.env.MAX_FALSE_REFUSAL_RATE ?? 0.0175);
@@ -53,7 +57,7 @@ const MIN_CUE_COUNT = 3;
 
 const root = findProjectRoot(import.meta.url);
 /** Generated questions (generate-training.ts) and hand-written ones (handwritten*.jsonl). */
-const TRAINING_FILES = ["questions.jsonl", "handwritten.jsonl", "handwritten-stories.jsonl", "handwritten-situations.jsonl", "handwritten-practical.jsonl"];
+const TRAINING_FILES = ["questions.jsonl", "handwritten.jsonl", "handwritten-stories.jsonl", "handwritten-situations.jsonl", "handwritten-practical.jsonl", "handwritten-practical2.jsonl"];
 const rows = TRAINING_FILES.flatMap((file) =>
   readFileSync(join(root, "training", "scope", file), "utf8")
     .split("\n")

@@ -76,7 +76,9 @@ export function composeStubAnswer(request: Pick<GenerateRequest, "passages" | "q
       ? careOpening(request.care, request.corpusLabel)
       : request.doubtful
         ? doubtfulOpening(question)
-        : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
+        : request.shape?.kind === "situation" && !question.trimEnd().endsWith("?")
+          ? situationOpening(quoted.length, request.corpusLabel ?? "a Bíblia")
+          : opening(question, quoted.length, request.corpusLabel ?? "a Bíblia"),
     quoted.map(quoteSentence).join(" "),
   ];
   if (others.length > 0) {
@@ -106,6 +108,13 @@ function opening(question: string, count: number, corpus: string): string {
   const source = corpus.charAt(0).toUpperCase() + corpus.slice(1);
   if (question === "") return `${source} traz ${what} a refletir sobre isso.`;
   return `Sobre a sua pergunta, “${truncate(question, MAX_QUESTION_CHARS)}”, ${corpus} traz ${what} a responder.`;
+}
+
+/** Someone telling what they live through asked no question: the passages are for the moment, not an answer. */
+function situationOpening(count: number, corpus: string): string {
+  const what = count === 1 ? "uma passagem" : `${NUMBER_WORDS[count] ?? String(count)} passagens`;
+  const source = corpus.charAt(0).toUpperCase() + corpus.slice(1);
+  return `Obrigado por contar o que você está vivendo. ${source} traz ${what} para um momento assim.`;
 }
 
 /**
