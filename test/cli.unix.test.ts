@@ -39,7 +39,7 @@ describe("usage errors", () => {
     [["serch", "amor"], "pastor: comando desconhecido: serch (você quis dizer search?)", "pastor --help"],
     [["search", "amor", "--jsn"], "pastor: opção desconhecida: --jsn (você quis dizer --json?)", "pastor search --help"],
     [["verses"], "pastor: falta o argumento <referência>", "pastor verses --help"],
-    [["eval"], "pastor: a opção --queries <arquivo> é obrigatória", "pastor eval --help"],
+    [["eval"], "pastor: informe --queries <arquivo>, ou --check para conferir todos os conjuntos registrados", "pastor eval --help"],
     [["search", "amor", "--k", "0"], 'pastor: valor inválido para --k <n>: "0" (deve ser um inteiro positivo)', "pastor search --help"],
     [["verses", "Jo 3:16", "Jo 3:17"], "pastor: argumentos demais para verses: esperava 1, recebeu 2", "pastor verses --help"],
   ])("%j: exit 2, the culprit named in Portuguese, a pointer to the help", async (args, message, help) => {

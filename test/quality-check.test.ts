@@ -24,10 +24,11 @@ describe("the figures of a set", () => {
   it("reads a kinds set's line without verses as a message that must not be refused, never as off-topic", () => {
     const queries = [query("a", "about_assistant", []), query("b", "misquote", ["1TI 6:10"])];
     const outcomes = [
-      { ranked: [], refused: true },
-      { ranked: ["1TI 6:10"], refused: false },
+      { ranked: [], refused: true, kind: "about_assistant" },
+      { ranked: ["1TI 6:10"], refused: false, kind: "question" },
     ];
-    expect(retrievalFigures(queries, outcomes, "kinds")).toEqual({ answerable: 1, "hit@10": 1, "ndcg@10": 1, wronglyRefused: 1 });
+    // kindRead: the first read as what its type expects, the misquote not read as a saying to check.
+    expect(retrievalFigures(queries, outcomes, "kinds")).toEqual({ answerable: 1, "hit@10": 1, "ndcg@10": 1, wronglyRefused: 1, kindRead: 1 });
     expect(retrievalFigures(queries, outcomes)).toEqual({ answerable: 1, "hit@10": 1, "ndcg@10": 1, wronglyRefused: 0, offtopic: 1, offtopicRefused: 1 });
   });
 

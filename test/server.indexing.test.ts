@@ -24,6 +24,10 @@ describe("a server started on an empty index", () => {
     server = await startTestServer(tempDir("pastor-empty-"), createStubProvider({ chunkDelayMs: 0 }), {
       CORPUS_DIR: path.join(ROOT, "corpus"),
       INDEX_BATCH_SIZE: "2048",
+      // No search workers: the final engine is loaded in this thread, blocking it for seconds. A
+      // socket kept alive across that block would be closed by the server's keep-alive timer as
+      // it wakes, under a poll already sent (ECONNRESET): the timeout outlasts the load.
+      KEEP_ALIVE_TIMEOUT_MS: "60000",
     });
     const status = async () => (await (await fetch(`${server!.url}/api/status`)).json()) as Status;
 

@@ -14,8 +14,15 @@ export const EXIT_USAGE = 2;
 /** An input the user gave could not be used (a reference that does not exist, an unreadable file). */
 export class InputError extends Error {}
 
-/** The command line is wrong (an option that needs another one). */
-export class UsageError extends Error {}
+/** The command line is wrong (an option that needs another one); `command` names the help to point at. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The exit code for an error that stopped a command. */
 export function exitCodeFor(error: unknown): number {
@@ -34,5 +41,6 @@ export function reportError(error: unknown): void {
   const known = error instanceof InputError || error instanceof UsageError || error instanceof SettingsError || error instanceof EvalFileError;
   // The message may quote data (a file name, a line of a file): printed escaped, never acted on.
   console.error(`pastor: ${printable(error instanceof Error ? error.message : String(error))}`);
+  if (error instanceof UsageError && error.command) console.error(`Veja \`pastor ${error.command} --help\`.`);
   if (!known && error instanceof Error && process.env.DEBUG) console.error(error.stack);
 }

@@ -269,7 +269,7 @@ withExamples(
 ).action(async (options: EvalOptions) => {
   const settings = loadSettings();
   if (options.check) return checkQuality(settings, options);
-  if (!options.queries) throw new UsageError("informe --queries ARQUIVO, ou --check para conferir todos os conjuntos registrados");
+  if (!options.queries) throw new UsageError("informe --queries <arquivo>, ou --check para conferir todos os conjuntos registrados", "eval");
   const file = options.queries;
   const text = await readFile(file, "utf8").catch(() => {
     throw new InputError(`não foi possível ler ${file}`);

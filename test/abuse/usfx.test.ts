@@ -315,13 +315,17 @@ describe("the server on a corpus that turns hostile", () => {
 describe("an index that cannot be loaded after a reindex (a unit's fields broken in the SQLite file)", () => {
   it.skipIf(STORE === "chroma")("the server stays up, the engine it had serves, and the status says the load failed", async () => {
     const brokenDir = tempDir("pastor-abuse-load-");
+    // A corpus of its own: the earlier tests leave their hostile files beside Jonas.
+    const ownCorpus = path.join(brokenDir, "corpus");
+    mkdirSync(ownCorpus);
+    writeFileSync(path.join(ownCorpus, JONAS), GOOD);
     const previous = env;
-    env = { ...env, DATA_DIR: brokenDir };
+    env = { ...env, CORPUS_DIR: ownCorpus, DATA_DIR: path.join(brokenDir, "data") };
     let broken: (RunningServer & { url: string }) | undefined;
     try {
       expect((await pastorMeasured(["index"], env)).code).toBe(0);
       broken = await start();
-      const db = new Database(path.join(brokenDir, "pastor.sqlite"));
+      const db = new Database(path.join(brokenDir, "data", "pastor.sqlite"));
       db.prepare("UPDATE units SET fields = '{não é JSON' WHERE ord = 3").run();
       db.close();
       const run = await reindex(broken.url);

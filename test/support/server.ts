@@ -8,6 +8,7 @@ import type { GenerateRequest, LlmProvider } from "../../src/core/chat/llm.js";
 import { openStore } from "../../src/app/runtime.js";
 import { createApp } from "../../src/http/app.js";
 import { silentLogger } from "../../src/http/logger.js";
+import { httpServerOptions } from "../../src/http/main.js";
 import { storeEnvFor } from "./store.js";
 
 /** A provider for tests: answers with scripted chunks and records what it was asked. */
@@ -68,7 +69,7 @@ export async function startTestServer(dataDir: string, provider: LlmProvider, en
   await collections.open();
   const app = createApp({ service, provider, settings, collections, logger: silentLogger });
   const server: ServerType = await new Promise((resolve) => {
-    const instance = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(instance));
+    const instance = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1", serverOptions: httpServerOptions(settings) }, () => resolve(instance));
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
