@@ -266,6 +266,7 @@ export class SearchService {
           this.lastIndex = { finishedAt: new Date().toISOString(), ms, versesIndexed, vectorsComputed };
           this.errors = message.summary.errors.map(({ sha256: _sha256, ...error }) => error);
           for (const { message: detail, ...where } of this.errors) this.logger?.warn("corpus file failed", { ...where, detail });
+          if (message.summary.snapshotFailed) this.logger?.warn("snapshot not saved", { detail: message.summary.snapshotFailed });
           this.rememberFailures(message.summary);
           this.progress = { phase: "done", done: message.summary.versesTotal, total: message.summary.versesTotal };
           finish(undefined, message.summary);

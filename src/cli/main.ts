@@ -85,6 +85,7 @@ withExamples(
       console.log(
         `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
       );
+      if (summary.snapshotFailed) console.error(`aviso: o retrato do índice não pôde ser salvo (${printable(summary.snapshotFailed)}); a próxima busca reconstrói o motor a partir do índice`);
       if (summary.snapshot) console.log(`retrato do índice salvo (${(summary.snapshot.bytes / 2 ** 20).toFixed(1)} MB em ${summary.snapshot.ms} ms): as buscas começam sem reconstruir o motor`);
     }
     printIndexErrors(summary);

@@ -73,6 +73,8 @@ export interface IndexSummary {
   errors: IndexError[];
   /** The engine's snapshot saved after indexing (`onIndexed`): its size and time; undefined when the one stored was current or none was asked for. */
   snapshot?: { bytes: number; ms: number } | undefined;
+  /** Why the snapshot could not be saved (the index is written all the same; the next start builds the engine from it and says so). */
+  snapshotFailed?: string;
   ms: number;
 }
 
@@ -226,7 +228,15 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   summary.vectorsComputed = dense.vectorsComputed;
   options.signal?.throwIfAborted();
   // The snapshot before the generation: replicas that reload on the bump read it instead of building.
-  const snapshot = await options.onIndexed?.();
+  // The index is committed: a snapshot that cannot be saved (a unit the engine cannot be built
+  // from) leaves the next start to build the engine from the index, where the failure is told.
+  let snapshot: IndexSummary["snapshot"];
+  try {
+    snapshot = await options.onIndexed?.();
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    summary.snapshotFailed = error instanceof Error ? error.message : String(error);
+  }
   if (snapshot) summary.snapshot = snapshot;
   if (dense.changed || snapshot) await bumpGeneration(store);
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
