@@ -13,8 +13,11 @@ import { runChromaBench } from "./chroma.js";
 import { runCitationsBench } from "./citations.js";
 import { runCareBench } from "./care.js";
 import { runKnowledgeBench } from "./knowledge.js";
+import { runFastStartBench } from "./fast-start.js";
 
 const sections: [string, () => Promise<unknown>][] = [
+  // Issue 45: the code before it and this checkout side by side (start, build, search, memory, replicas).
+  ["fast-start", runFastStartBench],
   ["parse", runParseBench],
   ["lsa", () => runLsaBench()],
   ["vectors", runVectorBench],

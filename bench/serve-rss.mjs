@@ -21,7 +21,7 @@ const { parseEvalFile } = await load("core/retrieval/eval.js");
 const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const settings = readSettings({ DATA_DIR: process.env.DATA_DIR ?? "./data" });
 const store = SqliteUnitStore.bible(settings.DATA_DIR);
-const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
+const { engine } = await loadEngine(store, settings, await loadRetrievalAids({ store }));
 const rssAfterLoadMb = mb();
 const queries = parseEvalFile(readFileSync(path.join(root, "eval/dev.jsonl"), "utf8"), "eval/dev.jsonl");
 for (const query of queries) await engine.search(query.query, { k: 10 });

@@ -1,5 +1,5 @@
 /**
- * Compiles the WebAssembly kernels (src/core/retrieval/kernels/*.wat) with wabt and writes each
+ * Compiles the WebAssembly kernels (src/core/retrieval/kernels/*.wat, src/core/index/kernels/*.wat) with wabt and writes each
  * as a TypeScript module holding the bytes in base64 (`*.wasm.ts`), so the app needs neither
  * wabt nor a file read at run time. A test checks the committed modules match their sources.
  *
@@ -11,7 +11,7 @@ import path from "node:path";
 import wabtFactory from "wabt";
 import { findProjectRoot } from "../src/project-root.js";
 
-const KERNELS = path.join(findProjectRoot(), "src/core/retrieval/kernels");
+const KERNELS = ["src/core/retrieval/kernels", "src/core/index/kernels"].map((dir) => path.join(findProjectRoot(), dir));
 
 export async function compileKernel(watFile: string): Promise<string> {
   const wabt = await wabtFactory();
@@ -34,9 +34,11 @@ export async function compileKernel(watFile: string): Promise<string> {
 }
 
 export function kernelSources(): string[] {
-  return readdirSync(KERNELS)
-    .filter((file) => file.endsWith(".wat"))
-    .map((file) => path.join(KERNELS, file));
+  return KERNELS.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((file) => file.endsWith(".wat"))
+      .map((file) => path.join(dir, file)),
+  );
 }
 
 export function moduleFileOf(watFile: string): string {

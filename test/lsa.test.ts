@@ -4,7 +4,9 @@ import { buildContextWindows } from "../src/core/sources/context.js";
 import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import { SeededRandom, orthonormalizeColumns, randomizedSvd, symmetricEigen } from "../src/core/index/linalg.js";
 import type { CsrMatrix } from "../src/core/index/linalg.js";
-import { LsaModel, createLsaEmbedder, deserializeLsa, trainLsa } from "../src/core/index/lsa.js";
+import { LsaModel, createLsaEmbedder, deserializeLsa, termBag, trainLsa } from "../src/core/index/lsa.js";
+import { LSA_KERNEL, LsaKernel } from "../src/core/index/lsa-kernel.js";
+import { analyze } from "../src/core/analysis/index.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -200,6 +202,50 @@ describe("linalg", () => {
     const exact = exactSingularValues(a, rows, cols);
     const svd = randomizedSvd(denseToCsr(a, rows, cols), 10, { oversample: 20, powerIterations: 1, seed: 1 });
     for (let i = 0; i < 10; i++) expect(svd.singularValues[i]).toBeCloseTo(exact[i] as number, 8);
+  });
+});
+
+describe("the WebAssembly kernel of the LSA (src/core/index/lsa-kernel.ts)", () => {
+  /** Runs `work` with the plain loops, then with the kernel; restores the default. */
+  function both<T>(work: () => T): { js: T; wasm: T } {
+    try {
+      LSA_KERNEL.use = "js";
+      const js = work();
+      LSA_KERNEL.use = "auto";
+      return { js, wasm: work() };
+    } finally {
+      LSA_KERNEL.use = "auto";
+    }
+  }
+  const bits = (array: Float64Array | Float32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString("base64");
+
+  it("runs here (WebAssembly SIMD), or the comparison below would compare the plain loops with themselves", () => {
+    expect(LsaKernel.create([16])).toBeDefined();
+  });
+
+  it("gives the randomized SVD bit for bit, odd sizes and tails included", () => {
+    const rng = new SeededRandom(7);
+    for (const [rows, cols, rank] of [[57, 31, 5], [120, 43, 9], [33, 33, 32]] as const) {
+      const a = new Float64Array(rows * cols);
+      for (let i = 0; i < a.length; i++) a[i] = rng.next() < 0.25 ? rng.gaussian() : 0;
+      const { js, wasm } = both(() => randomizedSvd(denseToCsr(a, rows, cols), rank, { oversample: 7, powerIterations: 2, seed: 3 }));
+      expect(bits(wasm.singularValues)).toBe(bits(js.singularValues));
+      expect(bits(wasm.rightVectors)).toBe(bits(js.rightVectors));
+    }
+  });
+
+  it("trains the same model and folds in the same vectors, bit for bit", () => {
+    const { js, wasm } = both(() => {
+      const model = trainLsa(TOY_CORPUS, { dimensions: 5, minDocFreq: 2 });
+      const bags = TOY_CORPUS.map((text, i) => termBag(analyze(text), 1 + (i % 3) / 2));
+      const vectors = model.embedBags(bags);
+      // Every toy text has terms the model knows: a vector of zeros would compare nothing.
+      expect(vectors.every((vector) => vector.some((x) => x !== 0))).toBe(true);
+      return { bytes: model.serialize().toString("base64"), vectors: vectors.map(bits), plain: bags.map((bag) => bits(model.embedBag(bag))) };
+    });
+    expect(wasm.bytes).toBe(js.bytes);
+    expect(wasm.vectors).toEqual(js.vectors);
+    expect(wasm.vectors).toEqual(wasm.plain);
   });
 });
 

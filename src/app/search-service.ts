@@ -4,9 +4,9 @@ import { GENERATION_KEY, StoreError, type UnitStore, type SourceRecord, type Sto
 import type { Settings } from "../config/settings.js";
 import type { SearchEngine } from "../core/retrieval/engine.js";
 import type { IndexError, IndexProgress, IndexSummary } from "./index/indexer.js";
-import type { IndexJob, WorkerMessage } from "./index/index-worker.js";
+import type { IndexJob, WorkerMessage } from "./index-worker.js";
 import { localAnswerEngine, type AnswerEngine } from "./grounding/answer-engine.js";
-import { loadEngine } from "./retrieval/load-engine.js";
+import { loadEngine, type LoadOptions, type SnapshotUse } from "./retrieval/load-engine.js";
 import { startPoller, type Poller } from "./index/poller.js";
 import type { PoolStatus, SearchPool } from "./grounding/search-pool.js";
 import type { RetrievalAids } from "./retrieval/retrieval-aids.js";
@@ -31,6 +31,8 @@ export interface ServiceStatus {
   store: { kind: StoreKind; available: boolean; error: StoreProblem | null };
   /** Where search runs: the worker pool (SEARCH_WORKERS ≥ 1), or this thread (size 0). */
   searchWorkers: PoolStatus;
+  /** How the engine serving now was loaded: from the index's snapshot, or built from the index (why, and whether a new snapshot was saved); null before the first load. */
+  snapshot: SnapshotUse | null;
 }
 
 export type ServiceError = { message: string; code?: string } & Partial<Pick<IndexError, "file" | "line" | "column" | "unchanged">>;
@@ -71,6 +73,7 @@ export class SearchService {
   private answersValue: AnswerEngine | undefined;
   private denseModel: string | null = null;
   private denseReason: string | null = "o índice ainda não foi carregado";
+  private snapshotUse: SnapshotUse | null = null;
   private worker: Worker | undefined;
   /** The indexing worker is done and its final reload is running: status still says "indexing". */
   private finishing = false;
@@ -144,24 +147,38 @@ export class SearchService {
         this.answersValue = undefined;
         this.denseReason = "o índice está vazio";
       } else if (this.pool) {
-        // Each worker builds its engine from the store and swaps it in.
-        const summary = await this.pool.load();
+        // Each worker loads its engine from the store and swaps it in.
+        const summary = await this.pool.load(this.snapshotMode());
         this.answersValue = this.pool.answerEngine(summary);
         this.denseModel = summary.denseModel;
         this.denseReason = summary.denseReason;
+        this.snapshotLoaded(summary.snapshot);
       } else {
         // Built whole, then swapped in: a failed read keeps the engine already serving.
-        const loaded = await loadEngine(this.store, this.settings, this.aids);
+        const loaded = await loadEngine(this.store, this.settings, this.aids, { snapshot: this.snapshotMode() });
         this.engineValue = loaded.engine;
         this.answersValue = localAnswerEngine(loaded.engine, this.aids.crossReferences);
         this.denseModel = loaded.embedder?.id ?? null;
         this.denseReason = loaded.denseOffReason ?? null;
+        this.snapshotLoaded(loaded.snapshot);
       }
       this.generation = generation;
       this.storeUp();
     } catch (error) {
       if (!this.storeDown(error)) throw error;
     }
+  }
+
+  /** While this process indexes, the index changes under the load: the engine is built, and the indexer saves the snapshot at its end. */
+  private snapshotMode(): LoadOptions["snapshot"] {
+    if (!this.settings.SNAPSHOTS) return "ignore";
+    return this.worker ? "build" : "save";
+  }
+
+  private snapshotLoaded(use: SnapshotUse): void {
+    this.snapshotUse = use;
+    if (use.state === "loaded") this.logger?.info("engine loaded from snapshot", { ms: use.ms });
+    else this.logger?.warn("engine rebuilt from the index", { reason: use.reason, snapshotSaved: use.saved, ms: use.ms });
   }
 
   /** One look at the shared store: down, back, or a new generation to load. */
@@ -212,9 +229,10 @@ export class SearchService {
       embeddingModel: this.settings.EMBEDDING_MODEL,
       store: storeConfig(this.settings),
       lockTtlMs: this.settings.INDEX_LOCK_TTL_MS,
+      snapshots: this.settings.SNAPSHOTS,
       knownFailures: [...this.failedFiles.values()].map(({ unchanged: _unchanged, ...failure }) => failure),
     };
-    const worker = startAppWorker("index/index-worker", { workerData: job, stderr: true });
+    const worker = startAppWorker("index-worker", { workerData: job, stderr: true });
     this.worker = worker;
     let stderr = "";
     worker.stderr.on("data", (chunk: Buffer) => {
@@ -248,6 +266,7 @@ export class SearchService {
           this.lastIndex = { finishedAt: new Date().toISOString(), ms, versesIndexed, vectorsComputed };
           this.errors = message.summary.errors.map(({ sha256: _sha256, ...error }) => error);
           for (const { message: detail, ...where } of this.errors) this.logger?.warn("corpus file failed", { ...where, detail });
+          if (message.summary.snapshotFailed) this.logger?.warn("snapshot not saved", { detail: message.summary.snapshotFailed });
           this.rememberFailures(message.summary);
           this.progress = { phase: "done", done: message.summary.versesTotal, total: message.summary.versesTotal };
           finish(undefined, message.summary);
@@ -328,6 +347,7 @@ export class SearchService {
       lexicalReady: this.answersValue !== undefined && this.answersValue.size > 0,
       store: { kind: this.store.kind, available: this.problem === null, error: this.problem },
       searchWorkers: this.searchWorkers(),
+      snapshot: this.snapshotUse,
     };
   }
 

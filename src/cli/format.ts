@@ -1,3 +1,4 @@
+import type { SnapshotUse } from "../app/retrieval/load-engine.js";
 import type { FigureChange } from "../core/retrieval/quality.js";
 import type { CollectionReloadSummary } from "../app/index/collection-indexer.js";
 import type { CollectionReloadError } from "../app/collection-service.js";
@@ -155,4 +156,14 @@ export function printQualityCheck(run: { figures: Record<string, Record<string, 
   for (const change of changes) console.log(`${label[change.verdict]}: ${change.set} ${change.figure} ${show(change.baseline)} → ${show(change.current)}`);
   const regressions = changes.filter((change) => change.verdict === "regression" || change.verdict === "missing").length;
   console.log(regressions === 0 ? "nenhum número caiu além da tolerância" : `${regressions} número(s) caíram além da tolerância`);
+}
+
+/**
+ * Says on stderr when the engine was built from the index instead of read from its snapshot
+ * (and why), so a slow start is never a mystery; silent when the snapshot was read.
+ */
+export function printSnapshotNotice(use: SnapshotUse): void {
+  if (use.state === "loaded") return;
+  const saved = use.saved ? "; um novo retrato foi salvo, as próximas buscas começam sem reconstruir" : "";
+  console.error(`aviso: ${printable(use.reason)}: o motor de busca foi reconstruído a partir do índice em ${(use.ms / 1000).toFixed(1)} s${saved}.`);
 }

@@ -3,6 +3,7 @@ import type { UnitStore } from "../adapters/index/store.js";
 import type { CollectionService } from "../app/collection-service.js";
 import { parseDenseChoice } from "../app/index/dense.js";
 import { indexCorpus, type IndexSummary } from "../app/index/indexer.js";
+import { snapshotAfterIndexing } from "../app/retrieval/engine-snapshot.js";
 import type { Settings } from "../config/settings.js";
 import { printable } from "../core/printable.js";
 import { InputError } from "./errors.js";
@@ -22,6 +23,7 @@ export async function runIndexing(settings: Settings, store: UnitStore): Promise
       batchSize: settings.INDEX_BATCH_SIZE,
       dense: parseDenseChoice(settings.EMBEDDING_MODEL),
       lockTtlMs: settings.INDEX_LOCK_TTL_MS,
+      ...(settings.SNAPSHOTS ? { onIndexed: () => snapshotAfterIndexing(store) } : {}),
       onProgress: (p) => {
         progress.update(p);
         if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);

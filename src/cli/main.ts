@@ -14,7 +14,7 @@ import { retrievalQuery } from "../core/reading/follow-up.js";
 import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval/engine.js";
 import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
-import { printCareNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadFailures, printReloadSummary, printSearchResults } from "./format.js";
+import { printCareNotice, printSnapshotNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadFailures, printReloadSummary, printSearchResults } from "./format.js";
 import { CollectionService } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
@@ -85,6 +85,8 @@ withExamples(
       console.log(
         `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
       );
+      if (summary.snapshotFailed) console.error(`aviso: o retrato do índice não pôde ser salvo (${printable(summary.snapshotFailed)}); a próxima busca reconstrói o motor a partir do índice`);
+      if (summary.snapshot) console.log(`retrato do índice salvo (${(summary.snapshot.bytes / 2 ** 20).toFixed(1)} MB em ${summary.snapshot.ms} ms): as buscas começam sem reconstruir o motor`);
     }
     printIndexErrors(summary);
     if (summary.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
@@ -103,8 +105,10 @@ async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnTy
   try {
     const built = await ensureIndex(settings, store);
     if (built && built.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
-    const { engine } = await loadEngine(store, settings, await loadRetrievalAids());
-    return await work(engine);
+    const aids = await loadRetrievalAids(settings.SNAPSHOTS ? { store, snapshot: "save" } : {});
+    const loaded = await loadEngine(store, settings, aids, { snapshot: settings.SNAPSHOTS ? "save" : "ignore" });
+    printSnapshotNotice(loaded.snapshot);
+    return await work(loaded.engine);
   } finally {
     await store.close();
   }

@@ -47,6 +47,8 @@ export const settingsSchema = z.object({
     .default("pastor"),
   CHROMA_POLL_MS: z.coerce.number().int().min(100).default(5000),
   INDEX_LOCK_TTL_MS: z.coerce.number().int().min(1000).default(30_000),
+  // The index's snapshots (issue 45): read at start, saved by indexing; false builds the engine from the index at every start.
+  SNAPSHOTS: booleanFlag(true),
   // Document collections (issue 6).
   COLLECTIONS_DIR: z.string().min(1).default("./collections"),
   DB_CHUNK_WORDS: positiveInt(500),

@@ -54,7 +54,7 @@ export async function startServer(settings: Settings, options: { env?: NodeJS.Pr
   const store = await openStore(settings);
   // With search workers the engine and its aids (lexicon, scope gate) live only in them.
   const pool = settings.SEARCH_WORKERS > 0 ? new SearchPool(settings, settings.SEARCH_WORKERS, logger) : undefined;
-  const aids = pool ? {} : await loadRetrievalAids();
+  const aids = pool ? {} : await loadRetrievalAids(settings.SNAPSHOTS ? { store, snapshot: "save" } : {});
   const service = new SearchService(store, settings, aids, logger, pool);
   try {
     await service.reload();

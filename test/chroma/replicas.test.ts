@@ -74,6 +74,7 @@ interface Status {
   versesIndexed: number;
   indexing: boolean;
   store: { available: boolean };
+  snapshot: { state: "loaded" | "rebuilt" } | null;
 }
 const status = async (url: string) => (await (await fetch(`${url}/api/status`)).json()) as Status;
 const verse = async (url: string, ref: string) => {
@@ -103,6 +104,8 @@ describe("two API processes against one Chroma", () => {
     await expect.poll(() => verse(a.url, "Gn 1:3"), { timeout: 60_000, interval: 250 }).toBe("E disse Deus: Haja luz; e houve luz.");
     const answer = parseSse(await (await postChat(b.url, { message: "Gênesis 1:3" })).text());
     expect((answer[0]!.data as { sources: { text: string }[] }).sources[0]!.text).toBe("E disse Deus: Haja luz; e houve luz.");
+    // The indexing replica saved the snapshot before bumping the generation: both serve an engine read from it.
+    for (const replica of [a, b]) await expect.poll(async () => (await status(replica.url)).snapshot?.state, { timeout: 60_000, interval: 250 }).toBe("loaded");
   });
 });
 

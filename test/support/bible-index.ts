@@ -4,6 +4,7 @@ import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../../src/app/index/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
+import { snapshotAfterIndexing } from "../../src/app/retrieval/engine-snapshot.js";
 import { readSettings } from "../../src/config/settings.js";
 import type { SearchEngine, SearchSettings } from "../../src/core/retrieval/engine.js";
 import type { TopicalIndex } from "../../src/core/retrieval/topical-index.js";
@@ -27,7 +28,7 @@ export function realBibleIndex(): Promise<{ dataDir: string }> {
   return building;
 }
 
-/** The SQLite Bible index in a new temporary DATA_DIR (whatever store the run is on). */
+/** The SQLite Bible index in a new temporary DATA_DIR (whatever store the run is on), with its snapshots, as `pastor index` leaves it. */
 export async function buildSqliteBibleIndex(): Promise<{ dataDir: string }> {
   const dataDir = tempDir("pastor-bible-");
   const store = SqliteUnitStore.bible(dataDir);
@@ -38,6 +39,7 @@ export async function buildSqliteBibleIndex(): Promise<{ dataDir: string }> {
       contextWindow: 2,
       batchSize: 4096,
       dense: { kind: "lsa" },
+      onIndexed: () => snapshotAfterIndexing(store),
     });
   } finally {
     store.close();
@@ -52,7 +54,7 @@ export async function openBibleEngine(
   const { dataDir } = await realBibleIndex();
   const store = await openTestStore(dataDir);
   const settings = readSettings({ DATA_DIR: dataDir, ...storeEnvFor(dataDir), ...env });
-  const loaded = await loadEngine(store, settings, { ...(await loadRetrievalAids()), searchSettings });
+  const loaded = await loadEngine(store, settings, { ...(await loadRetrievalAids({ store })), searchSettings });
   return { ...loaded, close: async () => store.close() };
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChromaClientLike, ChromaCollection, ChromaGetResult, ChromaInclude, ChromaMetadata, ChromaRecords } from "./chroma-client.js";
-import { StoreError, type IndexLock, type LockAttempt } from "./store.js";
+import { crc32 } from "node:zlib";
+import { StoreError, type IndexLock, type LockAttempt, type StoredSnapshot } from "./store.js";
 
 /**
  * What every index kept on a Chroma server shares, whatever its units are (the Bible's verses,
@@ -28,6 +29,10 @@ export const SLOT_SPAN = 2 ** 32;
 export const PLACEHOLDER = [1];
 export const PAGE = 5000;
 const MODEL_PART_CHARS = 1 << 20;
+/** Bytes of a snapshot per piece: 1 MiB of base64, as the model's pieces. */
+const SNAPSHOT_PIECE_BYTES = (MODEL_PART_CHARS / 4) * 3;
+/** Pieces of a snapshot per request (16 MiB of base64). */
+const SNAPSHOT_PIECES_PER_REQUEST = 16;
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Small reads (manifest, sources, counts) that health checks and /api/status wait on. */
 export const QUICK_TIMEOUT_MS = 10_000;
@@ -263,6 +268,76 @@ export abstract class ChromaSpace {
     if (pieces.some((piece) => typeof piece !== "string")) return undefined;
     const data = Buffer.from(pieces.join(""), "base64");
     return data.length === Number(meta.bytes) ? data : undefined;
+  }
+
+  // --- serving snapshots ------------------------------------------------------------------
+
+  /** `<space>_snapshot`: each snapshot's base64 pieces (metadata strings, as the model's), then its header. */
+  private get snapshotName(): string {
+    return this.spaceName("snapshot");
+  }
+
+  /**
+   * Pieces first under a new id, the header (`snapshot:<name>`: id, pieces, bytes, checksum,
+   * key) last, then the pieces of the one before go: a replica reading meanwhile finds either
+   * the old snapshot whole or the new one whole (or, if the old pieces went under it, a
+   * snapshot it cannot read, which it rebuilds).
+   */
+  async saveSnapshot(name: string, key: string, data: Uint8Array): Promise<void> {
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const id = `${name}:${createHash("sha256").update(key).update(String(Date.now())).update(String(Math.random())).digest("hex").slice(0, 16)}`;
+    // Each piece is the base64 of its own bytes (a multiple of 3: pieces join into the one base64), so no string holds the whole snapshot.
+    const pieces = Math.ceil(bytes.length / SNAPSHOT_PIECE_BYTES);
+    const before = await this.snapshotHeader(name);
+    for (let from = 0; from < pieces; from += SNAPSHOT_PIECES_PER_REQUEST) {
+      const numbers = Array.from({ length: Math.min(SNAPSHOT_PIECES_PER_REQUEST, pieces - from) }, (_, i) => from + i);
+      await this.write(this.snapshotName, "gravar o retrato do índice", "upsert", {
+        ids: numbers.map((n) => `snapshot-part:${id}:${n}`),
+        embeddings: numbers.map(() => PLACEHOLDER),
+        metadatas: numbers.map((n) => ({ kind: "snapshot-part", snapshot: id, part: n, data: bytes.toString("base64", n * SNAPSHOT_PIECE_BYTES, (n + 1) * SNAPSHOT_PIECE_BYTES) })),
+      });
+    }
+    await this.write(this.snapshotName, "gravar o retrato do índice", "upsert", {
+      ids: [`snapshot:${name}`],
+      embeddings: [PLACEHOLDER],
+      metadatas: [{ kind: "snapshot", snapshot: id, key, parts: pieces, bytes: bytes.length, crc32: crc32(bytes), createdAt: new Date().toISOString() }],
+    });
+    if (before) await this.on(this.snapshotName, "apagar o retrato anterior", (c) => c.delete({ where: { snapshot: before.snapshot } }));
+  }
+
+  private async snapshotHeader(name: string): Promise<{ snapshot: string; key: string; parts: number; bytes: number; crc32: number } | undefined> {
+    const got = await this.onExisting(this.snapshotName, "ler o retrato do índice", (c) => c.get({ ids: [`snapshot:${name}`], include: ["metadatas"] }));
+    const meta = got?.metadatas[0];
+    if (!meta || typeof meta.snapshot !== "string" || typeof meta.key !== "string") return undefined;
+    return { snapshot: meta.snapshot, key: meta.key, parts: Number(meta.parts), bytes: Number(meta.bytes), crc32: Number(meta.crc32) };
+  }
+
+  async snapshotKey(name: string): Promise<string | undefined> {
+    return (await this.snapshotHeader(name))?.key;
+  }
+
+  async loadSnapshot(name: string): Promise<StoredSnapshot | undefined> {
+    const header = await this.snapshotHeader(name);
+    if (!header) return undefined;
+    if (!(Number.isSafeInteger(header.bytes) && header.bytes >= 0 && header.parts === Math.ceil(header.bytes / SNAPSHOT_PIECE_BYTES))) {
+      return { key: header.key, damaged: "cabeçalho inválido" };
+    }
+    // Decoded piece by piece into one buffer: no string ever holds the whole snapshot.
+    const data = Buffer.allocUnsafe(header.bytes);
+    for (let from = 0; from < header.parts; from += SNAPSHOT_PIECES_PER_REQUEST) {
+      const ids = Array.from({ length: Math.min(SNAPSHOT_PIECES_PER_REQUEST, header.parts - from) }, (_, i) => `snapshot-part:${header.snapshot}:${from + i}`);
+      const got = await this.on(this.snapshotName, "ler o retrato do índice", (c) => c.get({ ids, include: ["metadatas"] }));
+      const byId = new Map(got.ids.map((partId, i) => [partId, got.metadatas[i]?.data]));
+      for (const [i, partId] of ids.entries()) {
+        const piece = byId.get(partId);
+        if (typeof piece !== "string") return { key: header.key, damaged: "faltam partes (outra réplica o substituiu durante a leitura?)" };
+        const at = (from + i) * SNAPSHOT_PIECE_BYTES;
+        const expected = Math.min(SNAPSHOT_PIECE_BYTES, header.bytes - at);
+        if (data.write(piece, at, expected, "base64") !== expected) return { key: header.key, damaged: "uma parte tem o tamanho errado" };
+      }
+    }
+    if (crc32(data) !== header.crc32) return { key: header.key, damaged: "a soma de verificação não confere" };
+    return { key: header.key, data };
   }
 
   // --- dense vectors ----------------------------------------------------------------------

@@ -6,7 +6,8 @@ import { bibleStoreFile, collectionStoreFile } from "./collection-names.js";
 import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
 import { readManifest, writeManifest, MANIFEST_TABLE_SQL } from "./sqlite-manifest.js";
 import { migrateLegacyTables, type LegacyMigration } from "./sqlite-legacy.js";
-import { parseFields, type LockAttempt, type SourceRecord, type SourceStart, type SourceWrite, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
+import { crc32 } from "node:zlib";
+import { parseFields, type StoredSnapshot, type LockAttempt, type SourceRecord, type SourceStart, type SourceWrite, type StoredUnit, type UnitFields, type UnitStore, type UnitWrite } from "./store.js";
 
 /**
  * The embedded index of one collection: ONE SQLite file (the Bible's `${DATA_DIR}/pastor.sqlite`,
@@ -48,6 +49,7 @@ const TABLES = `
   );
   CREATE INDEX IF NOT EXISTS unit_vectors_model ON unit_vectors(model);
   CREATE TABLE IF NOT EXISTS models (id TEXT PRIMARY KEY, data BLOB NOT NULL, created_at TEXT);
+  CREATE TABLE IF NOT EXISTS snapshots (name TEXT PRIMARY KEY, key TEXT NOT NULL, crc32 INTEGER NOT NULL, bytes BLOB NOT NULL, created_at TEXT);
 `;
 
 /** Stable order of units everywhere (loading, training, embedding): source, then position. */
@@ -289,6 +291,27 @@ export class SqliteUnitStore implements UnitStore {
 
   deleteVectorsExcept(model: string): number {
     return this.db.prepare("DELETE FROM unit_vectors WHERE model <> ?").run(model).changes;
+  }
+
+  // --- serving snapshot -------------------------------------------------------------------
+
+  saveSnapshot(name: string, key: string, data: Uint8Array): void {
+    this.db
+      .prepare(
+        "INSERT INTO snapshots (name, key, crc32, bytes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET key = excluded.key, crc32 = excluded.crc32, bytes = excluded.bytes, created_at = excluded.created_at",
+      )
+      .run(name, key, crc32(data), Buffer.from(data.buffer, data.byteOffset, data.byteLength), new Date().toISOString());
+  }
+
+  loadSnapshot(name: string): StoredSnapshot | undefined {
+    const row = this.db.prepare("SELECT key, crc32, bytes FROM snapshots WHERE name = ?").get(name) as { key: string; crc32: number; bytes: Buffer } | undefined;
+    if (!row) return undefined;
+    if (!Buffer.isBuffer(row.bytes) || crc32(row.bytes) !== row.crc32) return { key: row.key, damaged: "a soma de verificação não confere" };
+    return { key: row.key, data: row.bytes };
+  }
+
+  snapshotKey(name: string): string | undefined {
+    return (this.db.prepare("SELECT key FROM snapshots WHERE name = ?").get(name) as { key: string } | undefined)?.key;
   }
 }
 

@@ -59,6 +59,13 @@ export interface StoredUnit {
   fields: UnitFields;
 }
 
+/**
+ * A serving snapshot as the store keeps it: the key that says what it was built from, and its
+ * bytes — or why they cannot be used (a checksum that does not match: a damaged file or a
+ * write cut short).
+ */
+export type StoredSnapshot = { key: string; data: Uint8Array } | { key: string; damaged: string };
+
 /** The indexing lock, held by one process at a time (only meaningful for a shared store). */
 export interface IndexLock {
   readonly owner: string;
@@ -136,6 +143,17 @@ export interface UnitStore {
   unitsMissingVectors(model: string): Awaitable<StoredUnit[]>;
   /** Deletes the vectors of every model but `model`; how many went. */
   deleteVectorsExcept(model: string): Awaitable<number>;
+
+  /**
+   * Keeps the serving snapshot `name` (what the search builds at start, saved in the form it
+   * reads: `core/retrieval/engine-snapshot.ts`), replacing the one before, with `key` (what it
+   * was built from) and a checksum of its bytes.
+   */
+  saveSnapshot(name: string, key: string, data: Uint8Array): Awaitable<void>;
+  /** The snapshot `name`, or undefined when none was saved; a damaged one says so instead of its bytes. */
+  loadSnapshot(name: string): Awaitable<StoredSnapshot | undefined>;
+  /** Only the key of snapshot `name` (a cheap look: is it current?). */
+  snapshotKey(name: string): Awaitable<string | undefined>;
 
   /** Takes the indexing lock for `ttlMs` (renewed by the holder), or says who holds it (always taken on a local file). */
   tryLockIndexing(owner: string, ttlMs: number): Awaitable<LockAttempt>;

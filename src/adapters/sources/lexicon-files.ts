@@ -24,6 +24,17 @@ export const LEXICON_DIR = "resources/lexicon";
  * (`extra: false` skips them).
  */
 export async function loadLexicon(dir?: string, options: { extra?: boolean } = {}): Promise<Lexicon> {
+  return lexiconOf(await readLexiconFiles(dir, options));
+}
+
+/** The lexicon's files as text (the extra pairs empty when absent or not wanted). */
+export interface LexiconTexts {
+  tab: string;
+  links: string;
+  extra: string;
+}
+
+export async function readLexiconFiles(dir?: string, options: { extra?: boolean } = {}): Promise<LexiconTexts> {
   const folder = dir ?? join(findProjectRoot(), LEXICON_DIR);
   const extraPath = join(folder, LEXICON_FILES.extraNominalizations);
   const [tab, links, extra] = await Promise.all([
@@ -31,5 +42,9 @@ export async function loadLexicon(dir?: string, options: { extra?: boolean } = {
     readFile(join(folder, LEXICON_FILES.nominalizations), "utf8"),
     options.extra !== false && existsSync(extraPath) ? readFile(extraPath, "utf8") : Promise.resolve(""),
   ]);
-  return new Lexicon(parseWordnetTab(tab), [...parseNominalizations(links), ...parseNominalizations(extra)]);
+  return { tab, links, extra };
+}
+
+export function lexiconOf(texts: LexiconTexts): Lexicon {
+  return new Lexicon(parseWordnetTab(texts.tab), [...parseNominalizations(texts.links), ...parseNominalizations(texts.extra)]);
 }

@@ -9,9 +9,12 @@ import type { DocumentSearchOptions, DocumentSearchResponse } from "../../core/r
 import type { CollectionSearchHost, CollectionSummary, PreparedCollectionAnswer } from "./collection-host.js";
 import { SearchUnavailableError, type AnswerCitationCheck } from "./answer-engine.js";
 import { startAppWorker } from "../start-worker.js";
+import type { LoadOptions, SnapshotUse } from "../retrieval/load-engine.js";
 
 /** What a worker reports after loading the engine (the same in every worker). */
 export interface EngineSummary {
+  /** Whether the engine was read from the index's snapshot or built from the index (the first worker's, which saves a new snapshot when asked). */
+  snapshot: SnapshotUse;
   size: number;
   denseAvailable: boolean;
   denseModel: string | null;
@@ -20,7 +23,7 @@ export interface EngineSummary {
 }
 
 export type PoolRequest = { id: number } & (
-  | { type: "load" }
+  | { type: "load"; snapshot?: LoadOptions["snapshot"] }
   | { type: "prepare"; question: string; history: readonly ChatTurn[]; options: PrepareOptions }
   | { type: "verses"; coordinates: readonly VerseCoordinate[] }
   | { type: "hold"; flag: SharedArrayBuffer }
@@ -239,9 +242,15 @@ export class SearchPool {
     return slot.pinned.shift();
   }
 
-  /** Every worker builds the engine from the store and swaps it in; the summary of the first. */
-  async load(): Promise<EngineSummary> {
-    const summaries = await Promise.all(this.slots.map((slot) => this.pin<EngineSummary>(slot, { type: "load" })));
+  /**
+   * Every worker loads the engine from the store and swaps it in; the summary of the first. The
+   * first loads alone, and with `snapshot: "save"` saves a new snapshot when the stored one is
+   * not current, so the others read it instead of each building the engine.
+   */
+  async load(snapshot: LoadOptions["snapshot"] = "build"): Promise<EngineSummary> {
+    const [first, ...others] = this.slots;
+    const summary = await this.pin<EngineSummary>(first!, { type: "load", snapshot });
+    const summaries = [summary, ...(await Promise.all(others.map((slot) => this.pin<EngineSummary>(slot, { type: "load" }))))];
     this.hasEngine = true;
     for (const slot of this.slots) slot.ready = true;
     return summaries[0]!;

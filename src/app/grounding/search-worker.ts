@@ -13,8 +13,8 @@ import type { Settings } from "../../config/settings.js";
 import type { SearchEngine } from "../../core/retrieval/engine.js";
 import type { Versification } from "../../core/bible/references.js";
 import { localCitationCheck, prepareAnswer, versesAt, type AnswerCitationCheck } from "./answer-engine.js";
-import { loadEngine } from "../retrieval/load-engine.js";
-import { loadRetrievalAids } from "../retrieval/retrieval-aids.js";
+import { loadEngine, type LoadOptions } from "../retrieval/load-engine.js";
+import { loadRetrievalAids, type RetrievalAids } from "../retrieval/retrieval-aids.js";
 import { openStore, storeConfig } from "../runtime.js";
 import { localCollectionHost } from "./collection-host.js";
 import { openCollectionStores, type CollectionStores } from "../../adapters/index/open.js";
@@ -25,7 +25,10 @@ type PoolRequestPassages = Extract<PoolRequest, { type: "check-push" }>["passage
 const port = parentPort!;
 const settings = (workerData as { settings: Settings }).settings;
 const storeOpened = openStore(settings);
-const aidsLoaded = loadRetrievalAids();
+/** The aids, read when the first engine load asks (with its snapshot mode: the first worker may save the aids' snapshot too). */
+let aidsLoading: Promise<RetrievalAids> | undefined;
+const aidsLoaded = (snapshot: LoadOptions["snapshot"] = "build") =>
+  (aidsLoading ??= storeOpened.then((store) => loadRetrievalAids(snapshot === "ignore" ? {} : { store, snapshot: snapshot === "save" ? "save" : "build" })));
 let engine: SearchEngine | undefined;
 let versification: Versification = new Map();
 /** The citation checks of the answers streaming through this worker, by session. */
@@ -37,12 +40,13 @@ const collectionIndexes = new Map<string, UnitStore>();
 /** Test hook (`SearchPool.holdNextTask`): the next request waits until this flag is set. */
 let hold: Int32Array | undefined;
 
-async function load(): Promise<EngineSummary> {
-  const loaded = await loadEngine(await storeOpened, settings, await aidsLoaded);
+async function load(snapshot: LoadOptions["snapshot"]): Promise<EngineSummary> {
+  const loaded = await loadEngine(await storeOpened, settings, await aidsLoaded(snapshot), { snapshot });
   engine = loaded.engine;
   versification = loaded.engine.versificationOf();
   collectGarbage();
   return {
+    snapshot: loaded.snapshot,
     size: loaded.engine.size,
     denseAvailable: loaded.engine.denseAvailable,
     denseModel: loaded.embedder?.id ?? null,
@@ -77,11 +81,11 @@ function loaded(): SearchEngine {
 async function handle(request: PoolRequest): Promise<unknown> {
   switch (request.type) {
     case "load":
-      return load();
+      return load(request.snapshot);
     case "prepare":
       return prepareAnswer(loaded(), request.question, request.history, request.options);
     case "verses":
-      return versesAt(loaded(), request.coordinates, (await aidsLoaded).crossReferences);
+      return versesAt(loaded(), request.coordinates, (await aidsLoaded()).crossReferences);
     case "hold":
       hold = new Int32Array(request.flag);
       return null;

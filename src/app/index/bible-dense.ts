@@ -70,13 +70,15 @@ export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): D
     lsaVectorizer: async (model) => {
       const corpus = trainedOn?.model === model ? trainedOn.corpus : await linkedCorpus(store, model.wordTerms);
       return (rows) =>
-        rows.map((row) => {
-          const at = corpus.position.get(row.id);
-          const own = at === undefined ? [] : corpus.terms[at]!;
-          const links = at === undefined ? [] : corpus.neighbours[at]!.map((j) => corpus.terms[j]!);
-          const context = lsaTerms(joinWindow(row.contextBefore, "", row.contextAfter), model.wordTerms);
-          return model.embedBag(documentBag({ verse: own, context, links }));
-        });
+        model.embedBags(
+          rows.map((row) => {
+            const at = corpus.position.get(row.id);
+            const own = at === undefined ? [] : corpus.terms[at]!;
+            const links = at === undefined ? [] : corpus.neighbours[at]!.map((j) => corpus.terms[j]!);
+            const context = lsaTerms(joinWindow(row.contextBefore, "", row.contextAfter), model.wordTerms);
+            return documentBag({ verse: own, context, links });
+          }),
+        );
     },
     documentText: (row) => denseDocument(row.contextBefore, row.text, row.contextAfter),
   };

@@ -13,7 +13,7 @@
 import type { UnitStore } from "../../adapters/index/store.js";
 import { chunksMissingVectors, listDocuments, loadChunks, type StoredChunk } from "../../adapters/index/document-units.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
-import { trainLsaFromTerms, type LsaModel } from "../../core/index/lsa.js";
+import { termBag, trainLsaFromTerms, type LsaModel } from "../../core/index/lsa.js";
 import { fingerprint, type DenseUnits } from "./dense.js";
 
 /** Largest LSA dimension count for a collection (the Bible's default). */
@@ -52,7 +52,7 @@ export function collectionDenseUnits(store: UnitStore, chunkSettings: string): D
       );
     },
     missing: (key) => chunksMissingVectors(store, key),
-    lsaVectorizer: (model) => Promise.resolve((rows) => rows.map((row) => model.embedTerms(row.terms))),
+    lsaVectorizer: (model) => Promise.resolve((rows) => model.embedBags(rows.map((row) => termBag(row.terms)))),
     documentText: (row) => row.text,
   };
 }

@@ -299,6 +299,25 @@ export async function loadDenseSide(
   choice: DenseChoice,
   preloaded?: Embedder,
 ): Promise<DenseSide> {
+  const serving = await resolveDenseServing(store, units, choice, preloaded);
+  if ("reason" in serving) return serving;
+  const vectors = await store.loadVectors(serving.model);
+  if (vectors.size === 0 && rows.length > 0) return { reason: units.staleReason };
+  return { embedder: serving.embedder, matrix: vectorMatrix(rows, vectors, serving.embedder.dimensions) };
+}
+
+/**
+ * What serving would load, before reading any vector: the embedder matching the stored
+ * vectors and the key they are stored under, or why the collection is served lexically. The
+ * vectors themselves come from the store (`loadDenseSide`) or from a snapshot that holds that
+ * key's matrix.
+ */
+export async function resolveDenseServing(
+  store: UnitStore,
+  units: Pick<DenseUnits<{ id: number }>, "staleReason" | "vectorKey">,
+  choice: DenseChoice,
+  preloaded?: Embedder,
+): Promise<{ embedder: Embedder; model: string } | { reason: string }> {
   if (choice.kind === "none") return { reason: choice.reason };
   // A configured model that cannot be loaded is the first thing to fix, whatever the index holds.
   const transformers = choice.kind === "transformers" ? await transformersOrReason(choice.model, preloaded) : undefined;
@@ -310,9 +329,13 @@ export async function loadDenseSide(
   const lsa = transformers ? undefined : await loadLsa(store, state.lsaModel);
   const embedder = transformers?.embedder ?? (lsa && createLsaEmbedder(lsa));
   if (!embedder || units.vectorKey(embedder.id) !== state.model) return stale;
-  const vectors = await store.loadVectors(state.model);
-  if (vectors.size === 0 && rows.length > 0) return stale;
-  return { embedder, matrix: vectorMatrix(rows, vectors, embedder.dimensions) };
+  return { embedder, model: state.model };
+}
+
+/** The key the vectors in use are stored under (the manifest's `dense_model`, or a legacy Bible index's), or undefined when the dense side is off. */
+export async function storedDenseModel(store: UnitStore, vectorKey: (embedderId: string) => string): Promise<string | undefined> {
+  const state = await readDenseManifest(store, vectorKey);
+  return state.dense === "off" || state.dense === undefined || state.model === "" ? undefined : state.model;
 }
 
 /**

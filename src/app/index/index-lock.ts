@@ -55,3 +55,23 @@ export async function bumpGeneration(store: LockableStore): Promise<void> {
   const current = Number((await store.getManifest(GENERATION_KEY)) ?? "0");
   await store.setManifest(GENERATION_KEY, String((Number.isFinite(current) ? current : 0) + 1));
 }
+
+/**
+ * Runs `work` holding the indexing lock of a shared store (renewed while it runs), or, while
+ * another process holds it, not at all: false then. A local store needs no lock. For writes
+ * besides indexing that replicas may all want at once (a snapshot a replica found stale).
+ */
+export async function unlessIndexing(store: LockableStore, ttlMs: number, work: () => Promise<void>): Promise<boolean> {
+  if (!store.shared) {
+    await work();
+    return true;
+  }
+  const refused = new Error("index locked");
+  try {
+    await withIndexLock(store, { ttlMs, renewEveryMs: Math.max(250, Math.floor(ttlMs / 3)), refused: () => refused, lost: () => new Error("a trava de indexação foi perdida") }, work);
+    return true;
+  } catch (error) {
+    if (error === refused) return false;
+    throw error;
+  }
+}

@@ -29,6 +29,11 @@ export interface IndexOptions {
   /** How long the indexing lock of a shared store lasts without renewal (renewed every third of it). */
   lockTtlMs?: number;
   /**
+   * Runs once the index is written, before "done" (and before a shared store's lock is
+   * released): the caller saves the engine's snapshot there. Its outcome goes in the summary.
+   */
+  onIndexed?: () => Promise<IndexSummary["snapshot"]>;
+  /**
    * Files that failed in an earlier run: one whose content is the same (its SHA-256) is not
    * parsed again, its error is reported again (`unchanged`) and its old verses stay.
    */
@@ -66,6 +71,10 @@ export interface IndexSummary {
   /** The key its vectors are stored under. */
   denseModel: string | null;
   errors: IndexError[];
+  /** The engine's snapshot saved after indexing (`onIndexed`): its size and time; undefined when the one stored was current or none was asked for. */
+  snapshot?: { bytes: number; ms: number } | undefined;
+  /** Why the snapshot could not be saved (the index is written all the same; the next start builds the engine from it and says so). */
+  snapshotFailed?: string;
   ms: number;
 }
 
@@ -217,7 +226,19 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
   summary.embedder = dense.embedder?.id ?? null;
   summary.denseModel = dense.model ?? null;
   summary.vectorsComputed = dense.vectorsComputed;
-  if (dense.changed) await bumpGeneration(store);
+  options.signal?.throwIfAborted();
+  // The snapshot before the generation: replicas that reload on the bump read it instead of building.
+  // The index is committed: a snapshot that cannot be saved (a unit the engine cannot be built
+  // from) leaves the next start to build the engine from the index, where the failure is told.
+  let snapshot: IndexSummary["snapshot"];
+  try {
+    snapshot = await options.onIndexed?.();
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    summary.snapshotFailed = error instanceof Error ? error.message : String(error);
+  }
+  if (snapshot) summary.snapshot = snapshot;
+  if (dense.changed || snapshot) await bumpGeneration(store);
   onProgress?.({ phase: "done", done: summary.versesTotal, total: summary.versesTotal });
   summary.ms = Math.round(performance.now() - started);
   return summary;

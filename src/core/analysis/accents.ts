@@ -50,8 +50,8 @@ const ACCENTED_SUFFIXES: readonly (readonly [typed: string, written: string])[] 
  * although the corpus never writes the noun), kept only when every term it gives is one the
  * corpus has (`known`). A word whose own stem the corpus has is left alone.
  */
-export function corpusAccentRestorer(units: readonly { text: string }[], known: (term: string) => boolean): AccentRestorer {
-  const learned = buildAccentRestorer(units);
+export function corpusAccentRestorer(units: readonly { text: string }[] | AccentTable, known: (term: string) => boolean): AccentRestorer {
+  const learned = (units instanceof AccentTable ? units : AccentTable.learn(units)).restorer();
   return (word) => {
     const restored = learned(word);
     if (restored !== word || analyze(word).every(known)) return restored;
@@ -71,17 +71,44 @@ export function corpusAccentRestorer(units: readonly { text: string }[], known: 
  * the corpus itself has unaccented is left alone.
  */
 export function buildAccentRestorer(units: readonly { text: string }[]): AccentRestorer {
-  const counts = new Map<string, number>();
-  for (const unit of units) for (const word of splitWords(unit.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
-  const best = new Map<string, { word: string; count: number }>();
-  for (const [word, count] of counts) {
-    const folded = foldAccents(word);
-    if (folded === word) continue;
-    const current = best.get(folded);
-    if (!current || count > current.count) best.set(folded, { word, count });
+  return AccentTable.learn(units).restorer();
+}
+
+/**
+ * What a corpus teaches of its spelling: each word typed without accents that the corpus
+ * writes accented more often than not, with that spelling (sorted by the unaccented word, so
+ * it can be saved as two lists and read back as they are).
+ */
+export class AccentTable {
+  private readonly byTyped: Map<string, string>;
+
+  constructor(
+    readonly typed: readonly string[],
+    readonly written: readonly string[],
+  ) {
+    if (typed.length !== written.length) throw new RangeError("AccentTable: the two lists differ in length");
+    this.byTyped = new Map(typed.map((word, i) => [word, written[i]!]));
   }
-  return (word) => {
-    const candidate = best.get(word);
-    return candidate && candidate.count > (counts.get(word) ?? 0) ? candidate.word : word;
-  };
+
+  /** The most frequent accented word folding to each unaccented one, kept when it outnumbers the unaccented spelling. */
+  static learn(units: readonly { text: string }[]): AccentTable {
+    const counts = new Map<string, number>();
+    for (const unit of units) for (const word of splitWords(unit.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    const best = new Map<string, { word: string; count: number }>();
+    for (const [word, count] of counts) {
+      const folded = foldAccents(word);
+      if (folded === word) continue;
+      const current = best.get(folded);
+      if (!current || count > current.count) best.set(folded, { word, count });
+    }
+    const kept = [...best].filter(([folded, candidate]) => candidate.count > (counts.get(folded) ?? 0)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return new AccentTable(
+      kept.map(([folded]) => folded),
+      kept.map(([, candidate]) => candidate.word),
+    );
+  }
+
+  restorer(): AccentRestorer {
+    return (word) => this.byTyped.get(word) ?? word;
+  }
 }

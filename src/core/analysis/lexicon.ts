@@ -261,6 +261,39 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 const collator = new Intl.Collator("pt");
 
+/** A lexicon as flat lists: each map's keys in its order, and its values as runs of one list between ends. */
+export interface LexiconParts {
+  synsetIds: readonly string[];
+  synsetPos: readonly string[];
+  synsetLemmaEnds: Int32Array;
+  synsetLemmas: readonly string[];
+  byLemmaKeys: readonly string[];
+  byLemmaEnds: Int32Array;
+  byLemmaIndices: Int32Array;
+  byFoldedKeys: readonly string[];
+  byFoldedEnds: Int32Array;
+  byFoldedWords: readonly string[];
+  partnerKeys: readonly string[];
+  partnerEnds: Int32Array;
+  partnerWords: readonly string[];
+  partnerAgentive: Uint8Array;
+  pluralKeys: readonly string[];
+  pluralValues: readonly string[];
+}
+
+/** `values` cut into consecutive runs ending at `ends`; throws when they do not fit. */
+function runs<T>(ends: Int32Array, values: readonly T[]): T[][] {
+  const out: T[][] = [];
+  let from = 0;
+  for (const end of ends) {
+    if (end < from || end > values.length) throw new RangeError("lexicon parts: runs do not fit");
+    out.push(values.slice(from, end));
+    from = end;
+  }
+  if (from !== values.length) throw new RangeError("lexicon parts: runs do not fit");
+  return out;
+}
+
 export class Lexicon {
   private readonly synsetList: WordnetSynset[];
   /** Lemma → indices into synsetList. */
@@ -277,12 +310,22 @@ export class Lexicon {
    * return them); spelling is modernised here unless `modernize: false`, and the blocklists
    * ({@link BLOCKED_SYNSET_MARKERS}, {@link BLOCKED_LEMMAS}) are applied.
    */
-  constructor(synsets: readonly WordnetSynset[], nominalizations: readonly Nominalization[] = [], options: LexiconOptions = {}) {
+  constructor(synsets: readonly WordnetSynset[] | LexiconParts, nominalizations: readonly Nominalization[] = [], options: LexiconOptions = {}) {
+    if (!Array.isArray(synsets)) {
+      const parts = synsets as LexiconParts;
+      this.synsetList = runs(parts.synsetLemmaEnds, parts.synsetLemmas).map((lemmas, i) => ({ id: parts.synsetIds[i]!, pos: parts.synsetPos[i]!, lemmas }));
+      runs(parts.byLemmaEnds, Array.from(parts.byLemmaIndices)).forEach((indices, i) => this.synsetsByLemma.set(parts.byLemmaKeys[i]!, indices));
+      runs(parts.byFoldedEnds, parts.byFoldedWords).forEach((words, i) => this.byFolded.set(parts.byFoldedKeys[i]!, words));
+      const agentive = Array.from(parts.partnerAgentive, (flag) => flag === 1);
+      runs(parts.partnerEnds, parts.partnerWords.map((word, i) => ({ word, agentive: agentive[i]! }))).forEach((list, i) => this.partners.set(parts.partnerKeys[i]!, list));
+      parts.pluralKeys.forEach((plural, i) => this.plurals.set(plural, parts.pluralValues[i]!));
+      return;
+    }
     const modernize = options.modernize === false ? (word: string) => word : modernizeSpelling;
     const markers = new Set(options.blockedSynsetMarkers ?? BLOCKED_SYNSET_MARKERS);
     const blocked = new Set(options.blockedLemmas ?? BLOCKED_LEMMAS);
     this.synsetList = [];
-    for (const synset of synsets) {
+    for (const synset of synsets as readonly WordnetSynset[]) {
       const all = [...new Set(synset.lemmas.map(modernize))];
       if (all.some((lemma) => markers.has(lemma))) continue;
       const lemmas = all.filter((lemma) => !blocked.has(lemma));
@@ -312,6 +355,41 @@ export class Lexicon {
       const folded = foldAccents(plural);
       if (!this.plurals.has(folded)) this.plurals.set(folded, noun);
     }
+  }
+
+  /** Everything the lexicon holds, as flat lists (what a snapshot saves; `new Lexicon(parts)` reads it back, every map in its order). */
+  toParts(): LexiconParts {
+    const flat = <V, W>(map: Map<string, V[]>, each: (value: V) => W) => {
+      const ends = new Int32Array(map.size);
+      const values: W[] = [];
+      [...map.values()].forEach((list, i) => {
+        for (const value of list) values.push(each(value));
+        ends[i] = values.length;
+      });
+      return { keys: [...map.keys()], ends, values };
+    };
+    const lemmas = flat<string, string>(new Map(this.synsetList.map((synset, i) => [String(i), synset.lemmas])), (lemma) => lemma);
+    const byLemma = flat<number, number>(this.synsetsByLemma, (index) => index);
+    const byFolded = flat<string, string>(this.byFolded, (word) => word);
+    const partners = flat<Partner, Partner>(this.partners, (partner) => partner);
+    return {
+      synsetIds: this.synsetList.map((synset) => synset.id),
+      synsetPos: this.synsetList.map((synset) => synset.pos),
+      synsetLemmaEnds: lemmas.ends,
+      synsetLemmas: lemmas.values,
+      byLemmaKeys: byLemma.keys,
+      byLemmaEnds: byLemma.ends,
+      byLemmaIndices: Int32Array.from(byLemma.values),
+      byFoldedKeys: byFolded.keys,
+      byFoldedEnds: byFolded.ends,
+      byFoldedWords: byFolded.values,
+      partnerKeys: partners.keys,
+      partnerEnds: partners.ends,
+      partnerWords: partners.values.map((partner) => partner.word),
+      partnerAgentive: Uint8Array.from(partners.values, (partner) => (partner.agentive ? 1 : 0)),
+      pluralKeys: [...this.plurals.keys()],
+      pluralValues: [...this.plurals.values()],
+    };
   }
 
   /** Number of distinct lemmas with at least one synset. */

@@ -6,6 +6,7 @@
  */
 
 import { EigenvalueDecomposition, Matrix } from "ml-matrix";
+import { LsaKernel } from "./lsa-kernel.js";
 
 /** A sparse matrix in compressed-sparse-row form. Row i's entries are `indptr[i]..indptr[i+1]-1`. */
 export interface CsrMatrix {
@@ -287,30 +288,23 @@ export function randomizedSvd(a: CsrMatrix, rank: number, options: RandomizedSvd
   const m = a.cols;
   if (k === 0) return { singularValues: new Float64Array(0), rightVectors: new Float64Array(0), rank: 0 };
   const rng = new SeededRandom(options.seed);
-  const applyGram = (x: Float64Array): Float64Array => csrTransposeTimesDense(a, csrTimesDense(a, x, l), l);
+  const ops = svdOperations(a, l, k);
 
-  let q = orthonormalizeColumns(applyGram(rng.gaussianMatrix(m, l)), m, l);
+  let q = ops.orthonormalize(ops.applyGram(rng.gaussianMatrix(m, l)));
   for (let iteration = 0; iteration < options.powerIterations; iteration++) {
-    q = orthonormalizeColumns(applyGram(q), m, l);
+    q = ops.orthonormalize(ops.applyGram(q));
   }
   // M = Qᵀ·(AᵀA·Q), symmetric: computed from the column-major copies, upper triangle only.
   const qt = transpose(q, m, l);
-  const yt = transpose(applyGram(q), m, l);
-  const small = new Float64Array(l * l);
-  for (let i = 0; i < l; i++) {
-    for (let j = i; j < l; j++) {
-      const value = dot(qt, i * m, yt, j * m, m);
-      small[i * l + j] = value;
-      small[j * l + i] = value;
-    }
-  }
+  const yt = transpose(ops.applyGram(q), m, l);
+  const small = ops.gram(qt, yt);
   const { values, vectors } = symmetricEigen(small, l);
   // V = Q·W, first k columns only.
   const w = new Float64Array(l * k);
   for (let i = 0; i < l; i++) {
     for (let c = 0; c < k; c++) w[i * k + c] = vectors[i * l + c] as number;
   }
-  const rightVectors = matMul(q, m, l, w, k);
+  const rightVectors = ops.times(q, w);
 
   const singularValues = new Float64Array(k);
   for (let c = 0; c < k; c++) {
@@ -325,4 +319,76 @@ export function randomizedSvd(a: CsrMatrix, rank: number, options: RandomizedSvd
     }
   }
   return { singularValues, rightVectors, rank: k };
+}
+
+/**
+ * The randomized SVD's heavy steps on A (r×c) with l directions: AᵀA·X, the orthonormal basis,
+ * the l×l Gram matrix of two column-major blocks, and Q·W (W: l×k). In the WebAssembly kernel
+ * (./lsa-kernel.ts) when it runs — A copied in once, every block in memory laid out up front —
+ * else in the plain loops above; both give the same bits.
+ */
+function svdOperations(a: CsrMatrix, l: number, k: number) {
+  const m = a.cols;
+  const n = a.rows;
+  const nnz = a.indices.length;
+  const made = LsaKernel.create([(n + 1) * 4, nnz * 4, nnz * 8, m * l * 8, n * l * 8, m * l * 8, m * l * 8, l * 8, l * k * 8]);
+  if (!made) {
+    return {
+      applyGram: (x: Float64Array) => csrTransposeTimesDense(a, csrTimesDense(a, x, l), l),
+      orthonormalize: (x: Float64Array) => orthonormalizeColumns(x, m, l),
+      gram: (qt: Float64Array, yt: Float64Array) => {
+        const small = new Float64Array(l * l);
+        for (let i = 0; i < l; i++) {
+          for (let j = i; j < l; j++) {
+            const value = dot(qt, i * m, yt, j * m, m);
+            small[i * l + j] = value;
+            small[j * l + i] = value;
+          }
+        }
+        return small;
+      },
+      times: (q: Float64Array, w: Float64Array) => matMul(q, m, l, w, k),
+    };
+  }
+  const { kernel, at } = made;
+  const [indptr, indices, values, x, y, z, t, norms, w] = at as [number, number, number, number, number, number, number, number, number];
+  kernel.i32(indptr, n + 1).set(a.indptr);
+  kernel.i32(indices, nnz).set(a.indices);
+  kernel.f64(values, nnz).set(a.values);
+  return {
+    applyGram: (input: Float64Array) => {
+      if (input.length !== m * l) throw new RangeError("applyGram: wrong shape");
+      kernel.f64(x, m * l).set(input);
+      kernel.f64(y, n * l).fill(0);
+      kernel.run.csrTimesDense(indptr, indices, values, n, x, l, y);
+      kernel.f64(z, m * l).fill(0);
+      kernel.run.csrTransposeTimesDense(indptr, indices, values, n, y, l, z);
+      return kernel.f64(z, m * l).slice();
+    },
+    orthonormalize: (input: Float64Array) => {
+      kernel.f64(t, m * l).set(transpose(input, m, l));
+      kernel.run.orthonormalize(t, m, l, norms);
+      return transpose(kernel.f64(t, m * l), l, m);
+    },
+    gram: (qt: Float64Array, yt: Float64Array) => {
+      kernel.f64(x, m * l).set(qt);
+      kernel.f64(t, m * l).set(yt);
+      const small = new Float64Array(l * l);
+      for (let i = 0; i < l; i++) {
+        for (let j = i; j < l; j++) {
+          const value = kernel.run.dot(x + i * m * 8, t + j * m * 8, m);
+          small[i * l + j] = value;
+          small[j * l + i] = value;
+        }
+      }
+      return small;
+    },
+    times: (q: Float64Array, weights: Float64Array) => {
+      kernel.f64(x, m * l).set(q);
+      kernel.f64(w, l * k).set(weights);
+      kernel.f64(z, m * k).fill(0);
+      kernel.run.matMul(x, m, l, w, k, z);
+      return kernel.f64(z, m * k).slice();
+    },
+  };
 }

@@ -26,6 +26,7 @@ import { ANALYZER_VERSION, analyze, analyzeTokens } from "../analysis/analyze.js
 import type { AccentRestorer } from "../analysis/analyze.js";
 import type { Embedder, EmbedKind } from "./embedder.js";
 import { randomizedSvd } from "./linalg.js";
+import { LsaKernel } from "./lsa-kernel.js";
 import type { CsrMatrix } from "./linalg.js";
 
 export interface LsaOptions {
@@ -182,6 +183,40 @@ export class LsaModel {
   }
 
   /**
+   * `embedBag` of many bags (an index run's documents), the weighted sums in the WebAssembly
+   * kernel (./lsa-kernel.ts) when it runs: the same vectors, bit for bit. The kernel holds a copy
+   * of the projection while the model lives; a serving model (one query at a time) never makes it.
+   */
+  embedBags(bags: readonly TermBag[]): Float32Array[] {
+    const found = foldInKernel(this);
+    if (!found) return bags.map((bag) => this.embedBag(bag));
+    const { kernel, projection, acc, columns, weights, capacity } = found;
+    const k = this.dimensions;
+    const sums = kernel.f64(acc, k);
+    const columnList = kernel.i32(columns, capacity);
+    const weightList = kernel.f64(weights, capacity);
+    return bags.map((bag) => {
+      if (bag.size > capacity) return this.embedBag(bag);
+      // The terms that count, in the bag's order: the kernel adds their rows in that order.
+      let count = 0;
+      for (const [term, tf] of bag) {
+        const column = this.vocabulary.get(term);
+        if (column === undefined || !(tf > 0)) continue;
+        const weight = Math.log1p(tf) * (this.idf[column] as number);
+        if (weight === 0) continue;
+        columnList[count] = column;
+        weightList[count++] = weight;
+      }
+      kernel.run.foldIn(columns, weights, count, projection, k, acc);
+      let norm = 0;
+      for (const value of sums) norm += value * value;
+      if (norm === 0) return new Float32Array(k);
+      const inv = 1 / Math.sqrt(norm);
+      return Float32Array.from(sums, (value) => value * inv);
+    });
+  }
+
+  /**
    * Compact binary form: "PLSA", uint32 LE format version, uint32 LE header length, the
    * header JSON (id, options, analyzer version, counts, vocabulary in column order) padded
    * with spaces to a multiple of 4 bytes, then little-endian Float32 arrays: idf (terms),
@@ -269,6 +304,30 @@ export class LsaModel {
       dimensions: k,
     });
   }
+}
+
+/** Each model's fold-in kernel (its projection copied in, room for a bag's terms and the sums), made on its first batch. */
+interface FoldInKernel {
+  kernel: LsaKernel;
+  projection: number;
+  acc: number;
+  columns: number;
+  weights: number;
+  /** The most terms a bag may have to be folded in by the kernel (a larger one takes the plain loop). */
+  capacity: number;
+}
+const foldInKernels = new WeakMap<LsaModel, FoldInKernel | null>();
+const FOLD_IN_TERMS = 1 << 16;
+
+function foldInKernel(model: LsaModel): FoldInKernel | undefined {
+  let found = foldInKernels.get(model);
+  if (found === undefined) {
+    const made = LsaKernel.create([model.projection.byteLength, model.dimensions * 8, FOLD_IN_TERMS * 4, FOLD_IN_TERMS * 8]);
+    found = made ? { kernel: made.kernel, projection: made.at[0]!, acc: made.at[1]!, columns: made.at[2]!, weights: made.at[3]!, capacity: FOLD_IN_TERMS } : null;
+    if (found) found.kernel.f32(found.projection, model.projection.length).set(model.projection);
+    foldInKernels.set(model, found);
+  }
+  return found ?? undefined;
 }
 
 /** Same as {@link LsaModel.deserialize}. */

@@ -49,7 +49,7 @@ export type TextSource = string | (() => string);
 
 /** The text of the files of resources/knowledge/ (gunzipped). */
 export interface KnowledgeTexts {
-  keys: string;
+  keys: TextSource;
   people: TextSource;
   places: TextSource;
   events: TextSource;
@@ -241,38 +241,22 @@ class LazyRecords<R extends PersonRecord | PlaceRecord | EventRecord | TermRecor
   }
 }
 
-type Entity = { kind: "person"; line: number } | { kind: "place"; line: number };
+/** The lookup maps of index.tsv's rows. */
+class KeyMaps {
+  readonly namesByFold = new Map<string, NameRow[]>();
+  readonly namesByKey = new Map<string, NameRow[]>();
+  readonly nameKeys = new KeyBuckets();
+  readonly lemmas = new Map<string, LemmaRow[]>();
+  readonly lemmasByWord = new Map<string, LemmaRow[]>();
+  readonly termFolds = new Map<string, TermKeyRow[]>();
+  readonly termFoldBuckets = new KeyBuckets();
+  readonly termEnglish = new Map<string, TermKeyRow[]>();
+  readonly termEnglishBuckets = new KeyBuckets();
+  readonly salientRows: () => { line: number; weight: number; stem: string }[];
+  readonly eventStems = new Map<string, number[]>();
+  readonly eventRows = new Map<number, { stems: string[]; names: string[] }>();
 
-export class KnowledgeIndex {
-  private readonly people: LazyRecords<PersonRecord>;
-  private readonly places: LazyRecords<PlaceRecord>;
-  private readonly events: LazyRecords<EventRecord>;
-  private readonly terms: LazyRecords<TermRecord>;
-  private readonly namesByFold = new Map<string, NameRow[]>();
-  private readonly namesByKey = new Map<string, NameRow[]>();
-  private readonly nameKeys = new KeyBuckets();
-  private readonly lemmas = new Map<string, LemmaRow[]>();
-  private readonly lemmasByWord = new Map<string, LemmaRow[]>();
-  private readonly termFolds = new Map<string, TermKeyRow[]>();
-  private readonly termFoldBuckets = new KeyBuckets();
-  private readonly termEnglish = new Map<string, TermKeyRow[]>();
-  private readonly termEnglishBuckets = new KeyBuckets();
-  private salient$?: Map<string, { line: number; weight: number }[]>;
-  private readonly salientRows: () => { line: number; weight: number; stem: string }[];
-  private readonly eventStems = new Map<string, number[]>();
-  private readonly eventRows = new Map<number, { stems: string[]; names: string[] }>();
-  private ids$?: { entities: Map<string, Entity>; terms: Map<string, number> };
-  private readonly isWord: (foldedWord: string) => boolean;
-  private readonly loadDetails?: () => Promise<string>;
-  private details$?: Promise<Map<string, { text: string; line: number }>>;
-
-  constructor(keys: KeyRows, texts: Omit<KnowledgeTexts, "keys">, options: KnowledgeOptions = {}) {
-    this.isWord = options.isWord ?? (() => false);
-    this.loadDetails = options.details;
-    this.people = new LazyRecords("person", "people.jsonl", texts.people);
-    this.places = new LazyRecords("place", "places.jsonl", texts.places);
-    this.events = new LazyRecords("event", "events.jsonl", texts.events);
-    this.terms = new LazyRecords("term", "terms.jsonl", texts.terms);
+  constructor(keys: KeyRows) {
     for (const row of keys.names) {
       if (!row.english) push(this.namesByFold, row.fold, row);
       push(this.namesByKey, row.key, row);
@@ -299,6 +283,38 @@ export class KnowledgeIndex {
       for (const stem of row.stems) push(this.eventStems, stem, row.line);
     }
   }
+}
+
+type Entity = { kind: "person"; line: number } | { kind: "place"; line: number };
+
+export class KnowledgeIndex {
+  private readonly people: LazyRecords<PersonRecord>;
+  private readonly places: LazyRecords<PlaceRecord>;
+  private readonly events: LazyRecords<EventRecord>;
+  private readonly terms: LazyRecords<TermRecord>;
+  private readonly keySource: KeyRows | (() => KeyRows);
+  private maps$?: KeyMaps;
+  private salient$?: Map<string, { line: number; weight: number }[]>;
+  private ids$?: { entities: Map<string, Entity>; terms: Map<string, number> };
+  private readonly isWord: (foldedWord: string) => boolean;
+  private readonly loadDetails?: () => Promise<string>;
+  private details$?: Promise<Map<string, { text: string; line: number }>>;
+
+  constructor(keys: KeyRows | (() => KeyRows), texts: Omit<KnowledgeTexts, "keys">, options: KnowledgeOptions = {}) {
+    this.isWord = options.isWord ?? (() => false);
+    this.loadDetails = options.details;
+    this.people = new LazyRecords("person", "people.jsonl", texts.people);
+    this.places = new LazyRecords("place", "places.jsonl", texts.places);
+    this.events = new LazyRecords("event", "events.jsonl", texts.events);
+    this.terms = new LazyRecords("term", "terms.jsonl", texts.terms);
+    this.keySource = keys;
+  }
+
+  /** The lookup maps, built from the keys the first time a lookup needs them (a start that asks no question of knowledge never parses index.tsv). */
+  private get maps(): KeyMaps {
+    this.maps$ ??= new KeyMaps(typeof this.keySource === "function" ? this.keySource() : this.keySource);
+    return this.maps$;
+  }
 
   /** Ids to lines, read from each line's start (the build writes "kind" then "id" first), the first time one is asked for. */
   private idsOf(): { entities: Map<string, Entity>; terms: Map<string, number> } {
@@ -316,7 +332,8 @@ export class KnowledgeIndex {
 
   /** The index of the files' text (`keys` is index.tsv). */
   static parse(texts: KnowledgeTexts, options: KnowledgeOptions = {}): KnowledgeIndex {
-    return new KnowledgeIndex(parseKeyRows(texts.keys, "index.tsv"), texts, options);
+    const { keys } = texts;
+    return new KnowledgeIndex(typeof keys === "string" ? parseKeyRows(keys, "index.tsv") : () => parseKeyRows(keys(), "index.tsv"), texts, options);
   }
 
   /** How many records of each kind. */
@@ -380,16 +397,16 @@ export class KnowledgeIndex {
       if ((results.get(match.id)?.confidence ?? -1) < match.confidence) results.set(match.id, match);
     };
     // Exactly a name the corpus prints capitalised: a name, even when the dictionary has the word too ("Davi").
-    const exact = this.namesByFold.get(folded) ?? [];
+    const exact = this.maps.namesByFold.get(folded) ?? [];
     for (const row of exact) accept(row, "name");
     if (results.size > 0) return [...results.values()];
     // An ordinary word, typed in lowercase or opening the sentence, is no name's other spelling nor a typo of one.
     if (!firmlyCapitalised && ordinary) return [];
     const key = nameKey(surface);
-    for (const row of this.namesByKey.get(key) ?? []) accept(row, row.english ? "english" : "spelling");
+    for (const row of this.maps.namesByKey.get(key) ?? []) accept(row, row.english ? "english" : "spelling");
     if (results.size > 0) return [...results.values()];
-    for (const { key: near, distance } of this.nameKeys.near(key)) {
-      for (const row of this.namesByKey.get(near) ?? []) accept(row, "typo", distance);
+    for (const { key: near, distance } of this.maps.nameKeys.near(key)) {
+      for (const row of this.maps.namesByKey.get(near) ?? []) accept(row, "typo", distance);
       if (results.size > 0) break;
     }
     return [...results.values()];
@@ -434,7 +451,7 @@ export class KnowledgeIndex {
     // Lemmas, longest first at each place.
     for (let i = 0; i < query.length; i++) {
       // Lemmas by the word's stem, and by the word or its singular (the stemmer may part "tatuagens" from "tatuagem").
-      const pool = new Set([...(this.lemmas.get(query[i]!.stem) ?? []), ...singulars(query[i]!.fold).flatMap((form) => this.lemmasByWord.get(form) ?? [])]);
+      const pool = new Set([...(this.maps.lemmas.get(query[i]!.stem) ?? []), ...singulars(query[i]!.fold).flatMap((form) => this.maps.lemmasByWord.get(form) ?? [])]);
       const candidates = [...pool].filter((row) =>
         row.stems.every((stem, k) => {
           const typed = query[i + k];
@@ -453,14 +470,14 @@ export class KnowledgeIndex {
       if (covered.has(i)) return;
       const fold = foldName(entry.word);
       const isName = (row: NameRow) => !row.english && row.lowercase < LOWERCASE_NAME;
-      if ((this.namesByFold.get(fold) ?? []).some(isName) || (this.namesByKey.get(nameKey(entry.word)) ?? []).some(isName)) return;
+      if ((this.maps.namesByFold.get(fold) ?? []).some(isName) || (this.maps.namesByKey.get(nameKey(entry.word)) ?? []).some(isName)) return;
       const key = nameKey(entry.word);
       let hit = false;
-      for (const row of this.termFolds.get(fold) ?? []) {
+      for (const row of this.maps.termFolds.get(fold) ?? []) {
         hit = true;
         add(row.line, entry.word, "spelling", row.weight);
       }
-      for (const row of this.termEnglish.get(key) ?? []) {
+      for (const row of this.maps.termEnglish.get(key) ?? []) {
         hit = true;
         add(row.line, entry.word, "english", row.weight);
       }
@@ -469,8 +486,8 @@ export class KnowledgeIndex {
         const near = buckets.near(typed)[0];
         if (near) for (const row of rows.get(near.key) ?? []) add(row.line, entry.word, "typo", row.weight * (1 - TYPO_STEP * (near.distance - 1)));
       };
-      typo(this.termFoldBuckets, this.termFolds, fold);
-      typo(this.termEnglishBuckets, this.termEnglish, key);
+      typo(this.maps.termFoldBuckets, this.maps.termFolds, fold);
+      typo(this.maps.termEnglishBuckets, this.maps.termEnglish, key);
     });
     // A description rather than a name ("consultar os mortos"): the terms whose verses share its words.
     const surest = Math.max(0, ...[...found.values()].map((match) => match.confidence));
@@ -484,7 +501,7 @@ export class KnowledgeIndex {
     if (distinct.length < MIN_SALIENT_WORDS) return;
     if (!this.salient$) {
       this.salient$ = new Map();
-      for (const row of this.salientRows()) push(this.salient$, row.stem, row);
+      for (const row of this.maps.salientRows()) push(this.salient$, row.stem, row);
     }
     const hits = new Map<number, { stems: string[]; weight: number }>();
     for (const stem of distinct) {
@@ -529,10 +546,10 @@ export class KnowledgeIndex {
     const query = contentWords(text);
     const stems = [...new Set(query.map((entry) => entry.stem))];
     const hits = new Map<number, string[]>();
-    for (const stem of stems) for (const line of this.eventStems.get(stem) ?? []) push(hits, line, stem);
+    for (const stem of stems) for (const line of this.maps.eventStems.get(stem) ?? []) push(hits, line, stem);
     const matches: EventMatch[] = [];
     for (const [line, matched] of hits) {
-      const row = this.eventRows.get(line)!;
+      const row = this.maps.eventRows.get(line)!;
       if (matched.every((stem) => row.names.includes(stem))) continue;
       const confidence = round(HOW_FACTOR.label * (0.5 * (matched.length / row.stems.length) + 0.5 * (matched.length / stems.length)));
       const event = this.events.get(line);

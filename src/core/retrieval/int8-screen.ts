@@ -1,5 +1,6 @@
 import { align16, instantiateKernel } from "./dot-kernel.js";
 import { WASM_BASE64 } from "./kernels/dot-rows-i8.wasm.js";
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
 
 /**
  * A quarter-size copy of a vector matrix for a first pass: every row quantized to int8 with its
@@ -25,20 +26,31 @@ export class Int8Screen {
   private readonly rowL1: Float64Array;
   private readonly rowNorm: Float64Array;
 
+  private readonly quantized: Int8Array;
+
   private constructor(
-    matrix: Float32Array,
+    source: Float32Array | SavedScreen,
     readonly dimensions: number,
     kernel: { exports: Record<string, unknown>; memory: { buffer: ArrayBuffer } },
   ) {
-    this.rows = matrix.length / dimensions;
+    this.rows = source instanceof Float32Array ? source.length / dimensions : source.rowScale.length;
     this.stride = strideOf(dimensions);
     this.queryOffset = this.rows * this.stride;
     this.outOffset = align16(this.queryOffset + this.stride * 2);
     this.dotRows = kernel.exports.dotRowsI8 as Int8Screen["dotRows"];
     const buffer = kernel.memory.buffer;
     const quantized = new Int8Array(buffer, 0, this.rows * this.stride);
+    this.quantized = quantized;
     this.query = new Int16Array(buffer, this.queryOffset, this.stride);
     this.out = new Int32Array(buffer, this.outOffset, this.rows);
+    if (!(source instanceof Float32Array)) {
+      quantized.set(source.quantized);
+      this.rowScale = source.rowScale;
+      this.rowL1 = source.rowL1;
+      this.rowNorm = source.rowNorm;
+      return;
+    }
+    const matrix = source;
     this.rowScale = new Float64Array(this.rows);
     this.rowL1 = new Float64Array(this.rows);
     this.rowNorm = new Float64Array(this.rows);
@@ -52,28 +64,75 @@ export class Int8Screen {
 
   /** The screen of a matrix, or undefined where WebAssembly SIMD is unavailable. */
   static of(matrix: Float32Array, dimensions: number): Int8Screen | undefined {
-    const rows = matrix.length / dimensions;
+    return Int8Screen.from(matrix, dimensions);
+  }
+
+  private static from(source: Float32Array | SavedScreen, dimensions: number): Int8Screen | undefined {
+    const rows = source instanceof Float32Array ? source.length / dimensions : source.rowScale.length;
     const stride = strideOf(dimensions);
     const kernel = instantiateKernel(WASM_BASE64, align16(rows * stride + stride * 2) + rows * 4);
-    return kernel ? new Int8Screen(matrix, dimensions, kernel) : undefined;
+    return kernel ? new Int8Screen(source, dimensions, kernel) : undefined;
+  }
+
+  /** The screen a snapshot holds (`write`) for `rows` rows of `dimensions`, or undefined where WebAssembly SIMD is unavailable. */
+  static read(snapshot: SnapshotReader, name: string, rows: number, dimensions: number): Int8Screen | undefined {
+    const raw = snapshot.view(`${name}.quantized`, "i8");
+    const saved: SavedScreen = {
+      quantized: new Int8Array(raw.buffer, raw.byteOffset, raw.length),
+      rowScale: snapshot.f64(`${name}.rowScale`),
+      rowL1: snapshot.f64(`${name}.rowL1`),
+      rowNorm: snapshot.f64(`${name}.rowNorm`),
+    };
+    const valid = saved.quantized.length === rows * strideOf(dimensions) && [saved.rowScale, saved.rowL1, saved.rowNorm].every((array) => array.length === rows);
+    if (!valid) throw new SnapshotError(`bad int8 screen ${name}`);
+    return Int8Screen.from(saved, dimensions);
+  }
+
+  write(snapshot: SnapshotWriter, name: string): void {
+    snapshot.put(`${name}.quantized`, this.quantized);
+    snapshot.put(`${name}.rowScale`, this.rowScale);
+    snapshot.put(`${name}.rowL1`, this.rowL1);
+    snapshot.put(`${name}.rowNorm`, this.rowNorm);
   }
 
   /**
-   * Scans every row: the exact dot product of row r with the query lies in [lower[r], upper[r]].
+   * Scans every row with the int8 kernel. The exact dot product of row r with the query lies
+   * within `error` of `estimate`, where both = rowScale[r] · scale, estimate = both · out[r] and
+   * error = both · (½ · rowL1[r] + fixed) + rounding · rowNorm[r] (the caller computes them row by
+   * row, as it reads them: one pass over the rows).
    */
-  scan(query: Float32Array, lower: Float64Array, upper: Float64Array): void {
+  scan(query: Float32Array): ScreenScan {
     const { scale, l1, norm: queryNorm } = quantize(query, 0, this.dimensions, this.query, 0);
     this.dotRows(0, this.queryOffset, this.rows, this.stride, this.outOffset);
-    const rounding = this.dimensions * 2 ** -20 * queryNorm;
-    const fixed = 0.5 * l1 + 0.25 * this.dimensions;
-    for (let row = 0; row < this.rows; row++) {
-      const both = this.rowScale[row]! * scale;
-      const estimate = both * this.out[row]!;
-      const error = both * (0.5 * this.rowL1[row]! + fixed) + rounding * this.rowNorm[row]!;
-      lower[row] = estimate - error;
-      upper[row] = estimate + error;
-    }
+    return {
+      scale,
+      fixed: 0.5 * l1 + 0.25 * this.dimensions,
+      rounding: this.dimensions * 2 ** -20 * queryNorm,
+      out: this.out,
+      rowScale: this.rowScale,
+      rowL1: this.rowL1,
+      rowNorm: this.rowNorm,
+    };
   }
+}
+
+/** One scan's integer dot products and what their error bounds are computed from (`Int8Screen.scan`). */
+export interface ScreenScan {
+  scale: number;
+  fixed: number;
+  rounding: number;
+  out: Int32Array;
+  rowScale: Float64Array;
+  rowL1: Float64Array;
+  rowNorm: Float64Array;
+}
+
+/** A screen as a snapshot keeps it: the quantized rows (padded to the stride) and each row's scale, L1 norm of levels and norm. */
+interface SavedScreen {
+  quantized: Int8Array;
+  rowScale: Float64Array;
+  rowL1: Float64Array;
+  rowNorm: Float64Array;
 }
 
 /**

@@ -6,8 +6,10 @@
  * unaccented words restored to the corpus's spelling. Pure.
  */
 import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, tokenize, type AccentRestorer } from "../analysis/index.js";
-import { nameShares, wordsByTerm, type CorpusVocabulary } from "./scope/features.js";
-import { Bm25Index, type Bm25Hit, type WeightedTerm } from "./bm25.js";
+import { NameShares, WordsByTerm, type CorpusVocabulary } from "./scope/features.js";
+import { Bm25Index, DEFAULT_BM25, type Bm25Hit, type WeightedTerm } from "./bm25.js";
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
+import { TermDictionary } from "./term-dictionary.js";
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf } from "../reading/frames.js";
 
@@ -60,6 +62,18 @@ export interface LexicalOptions {
   expander?: QueryExpander | undefined;
   /** Restores the accents of words typed without them ("coracao" → "coração"): `buildAccentRestorer` over the collection's texts. */
   restoreAccents?: AccentRestorer | undefined;
+  /** The indexes and tables as a snapshot holds them (`LexicalSide.read`): taken as they are, nothing is built from the units. */
+  prebuilt?: LexicalPrebuilt | undefined;
+}
+
+/** Everything a lexical side builds from its units, ready made (read from a snapshot). */
+export interface LexicalPrebuilt {
+  index: Bm25Index;
+  phrases: Bm25Index;
+  exact: Bm25Index;
+  families: FamilyIndex;
+  wordsOfTerm: WordsByTerm;
+  nameShares: NameShares;
 }
 
 /** A unit's lexical score and the analysed terms it matched. */
@@ -75,6 +89,9 @@ export interface LexicalQuery {
   exact: WeightedTerm[];
 }
 
+/** How many recent texts a lexical side keeps the reading of. */
+const RECENT_QUERIES = 4;
+
 /** An expansion term in more than this share of units is too common to help. */
 const MAX_EXPANSION_DOC_SHARE = 0.01;
 
@@ -82,10 +99,13 @@ const MAX_EXPANSION_DOC_SHARE = 0.01;
 export class LexicalSide {
   /** BM25 over the analysed terms (stemmed, folded). */
   readonly index: Bm25Index;
-  private readonly phrases: Bm25Index | undefined;
+  private phrases: Bm25Index | undefined;
   private exactIndex: Bm25Index | undefined;
-  private familyIndex: Map<string, Set<string>> | undefined;
+  private familyIndex: FamilyIndex | undefined;
   private corpusVocabulary: CorpusVocabulary | undefined;
+  private wordsOfTerm: WordsByTerm | undefined;
+  private nameShares: NameShares | undefined;
+  private readonly recentQueries: { text: string; query: LexicalQuery }[] = [];
   readonly restoreAccents: AccentRestorer | undefined;
 
   constructor(
@@ -93,13 +113,62 @@ export class LexicalSide {
     readonly settings: LexicalSettings,
     private readonly options: LexicalOptions = {},
   ) {
+    const prebuilt = options.prebuilt;
+    this.restoreAccents = options.restoreAccents;
+    if (prebuilt) {
+      this.index = prebuilt.index;
+      this.phrases = settings.phraseWeight > 0 ? prebuilt.phrases : undefined;
+      this.exactIndex = prebuilt.exact;
+      this.familyIndex = prebuilt.families;
+      this.wordsOfTerm = prebuilt.wordsOfTerm;
+      this.nameShares = prebuilt.nameShares;
+      return;
+    }
     this.index = new Bm25Index(
       units.map((unit) => unit.terms),
       { k1: settings.bm25K1, b: settings.bm25B },
     );
-    this.phrases = settings.phraseWeight > 0 ? new Bm25Index(units.map((unit) => (unit.text === "" ? [] : wordBigrams(unit.text)))) : undefined;
-    this.restoreAccents = options.restoreAccents;
+    this.phrases = settings.phraseWeight > 0 ? this.buildPhrases() : undefined;
     if (settings.shortStemLength > 0) this.exact(); // built at load, not on the first query
+  }
+
+  private buildPhrases(): Bm25Index {
+    return new Bm25Index(this.units.map((unit) => (unit.text === "" ? [] : wordBigrams(unit.text))));
+  }
+
+  /** Reads what `write` saved under `name`, for a side with these settings (its BM25 parameters). */
+  static read(snapshot: SnapshotReader, name: string, settings: Pick<LexicalSettings, "bm25K1" | "bm25B">): LexicalPrebuilt {
+    const prebuilt: LexicalPrebuilt = {
+      index: Bm25Index.read(snapshot, `${name}.bm25`, { k1: settings.bm25K1, b: settings.bm25B }),
+      phrases: Bm25Index.read(snapshot, `${name}.phrases`, DEFAULT_BM25),
+      exact: Bm25Index.read(snapshot, `${name}.exact`, DEFAULT_BM25),
+      families: FamilyIndex.read(snapshot, `${name}.families`),
+      wordsOfTerm: WordsByTerm.read(snapshot, `${name}.wordsOfTerm`),
+      nameShares: NameShares.read(snapshot, `${name}.nameShares`),
+    };
+    const documents = prebuilt.index.documentCount;
+    if (prebuilt.phrases.documentCount !== documents || prebuilt.exact.documentCount !== documents) throw new SnapshotError(`lexical side ${name}: its indexes differ in size`);
+    return prebuilt;
+  }
+
+  /** Saves every index and table of this side under `name` (building those not built yet: the phrases, whatever the settings). */
+  write(snapshot: SnapshotWriter, name: string): void {
+    this.index.write(snapshot, `${name}.bm25`);
+    (this.phrases ?? this.buildPhrases()).write(snapshot, `${name}.phrases`);
+    this.exact().write(snapshot, `${name}.exact`);
+    this.families().write(snapshot, `${name}.families`);
+    this.wordTable().write(snapshot, `${name}.wordsOfTerm`);
+    this.nameTable().write(snapshot, `${name}.nameShares`);
+  }
+
+  private wordTable(): WordsByTerm {
+    this.wordsOfTerm ??= WordsByTerm.of(this.units.map((unit) => unit.text));
+    return this.wordsOfTerm;
+  }
+
+  private nameTable(): NameShares {
+    this.nameShares ??= NameShares.of(this.units.map((unit) => unit.text));
+    return this.nameShares;
   }
 
   get documentCount(): number {
@@ -118,23 +187,9 @@ export class LexicalSide {
   }
 
   /** Derivational root → the analysed terms of the corpus words sharing it (built on first use). */
-  families(): Map<string, Set<string>> {
-    if (this.familyIndex) return this.familyIndex;
-    const families = new Map<string, Set<string>>();
-    // The distinct words, gathered without a list of every word of the corpus (800,000 for the Bible).
-    const words = new Set<string>();
-    for (const unit of this.units) for (const word of splitWords(unit.text)) words.add(word);
-    for (const word of words) {
-      const root = derivationalRoot(foldAccents(word));
-      if (!root) continue;
-      const terms = analyze(word);
-      if (terms.length !== 1) continue;
-      let family = families.get(root);
-      if (!family) families.set(root, (family = new Set()));
-      family.add(terms[0]!);
-    }
-    this.familyIndex = families;
-    return families;
+  families(): FamilyIndex {
+    this.familyIndex ??= FamilyIndex.of(this.units);
+    return this.familyIndex;
   }
 
   /** The corpus statistics the out-of-scope gate reads (unit documents, stems and exact words). */
@@ -144,8 +199,8 @@ export class LexicalSide {
       termFrequency: (term) => this.index.documentFrequency(term),
       termDocuments: (term) => this.index.documentsOf(term),
       wordFrequency: (word) => this.exact().documentFrequency(word),
-      wordsOfTerm: wordsByTerm(this.units.map((unit) => unit.text)),
-      nameShare: nameShares(this.units.map((unit) => unit.text)),
+      wordsOfTerm: (term) => this.wordTable().get(term),
+      nameShare: (word) => this.nameTable().get(word),
       analyze: (text) => analyzeTokens(text, this.restoreAccents),
     };
     return this.corpusVocabulary;
@@ -157,8 +212,24 @@ export class LexicalSide {
     return df > 0 && df <= this.index.documentCount * MAX_EXPANSION_DOC_SHARE;
   }
 
-  /** The asker's own analysed terms (weight 1, less for short stems and frame words), the lexicon expansions (lower weight) and the exact words. */
+  /**
+   * The asker's own analysed terms (weight 1, less for short stems and frame words), the
+   * lexicon expansions (lower weight) and the exact words. The last few texts' readings are
+   * kept (a search reads its question more than once: the sides, the theme, the gate's search
+   * again); each call gets its own copy.
+   */
   query(text: string): LexicalQuery {
+    let known = this.recentQueries.find((entry) => entry.text === text);
+    if (!known) {
+      known = { text, query: this.readQuery(text) };
+      this.recentQueries.unshift(known);
+      if (this.recentQueries.length > RECENT_QUERIES) this.recentQueries.pop();
+    }
+    const copy = (terms: readonly WeightedTerm[]) => terms.map(({ term, weight }) => ({ term, weight }));
+    return { own: copy(known.query.own), expansions: copy(known.query.expansions), exact: copy(known.query.exact) };
+  }
+
+  private readQuery(text: string): LexicalQuery {
     const { settings } = this;
     const tokens = analyzeTokens(text, this.restoreAccents);
     const own = tokens.map((token) => token.term);
@@ -225,6 +296,63 @@ export class LexicalSide {
       for (const hit of this.phrases.search(bigrams, depth)) add(hit, []);
     }
     return scores;
+  }
+}
+
+/**
+ * Derivational root → the analysed terms of the corpus words sharing it, in the order the
+ * corpus first writes them (that order is the theme list's query order): the roots as a
+ * sorted dictionary, the terms as one list, each root's run of it between two offsets.
+ */
+export class FamilyIndex {
+  private constructor(
+    private readonly roots: TermDictionary,
+    private readonly offsets: Int32Array,
+    private readonly terms: readonly string[],
+  ) {}
+
+  static of(units: readonly { text: string }[]): FamilyIndex {
+    const families = new Map<string, Set<string>>();
+    // The distinct words, gathered without a list of every word of the corpus (800,000 for the Bible).
+    const words = new Set<string>();
+    for (const unit of units) for (const word of splitWords(unit.text)) words.add(word);
+    for (const word of words) {
+      const root = derivationalRoot(foldAccents(word));
+      if (!root) continue;
+      const terms = analyze(word);
+      if (terms.length !== 1) continue;
+      let family = families.get(root);
+      if (!family) families.set(root, (family = new Set()));
+      family.add(terms[0]!);
+    }
+    const { dictionary, sorted } = TermDictionary.fromTerms(families.keys());
+    const offsets = new Int32Array(sorted.length + 1);
+    const terms: string[] = [];
+    sorted.forEach((root, id) => {
+      terms.push(...families.get(root)!);
+      offsets[id + 1] = terms.length;
+    });
+    return new FamilyIndex(dictionary, offsets, terms);
+  }
+
+  static read(snapshot: SnapshotReader, name: string): FamilyIndex {
+    const roots = TermDictionary.read(snapshot, `${name}.roots`);
+    const offsets = snapshot.i32(`${name}.offsets`);
+    const terms = snapshot.strings(`${name}.terms`);
+    if (offsets.length !== roots.size + 1 || offsets[roots.size] !== terms.length) throw new SnapshotError(`bad family index ${name}`);
+    return new FamilyIndex(roots, offsets, terms);
+  }
+
+  write(snapshot: SnapshotWriter, name: string): void {
+    this.roots.write(snapshot, `${name}.roots`);
+    snapshot.put(`${name}.offsets`, this.offsets);
+    snapshot.putStrings(`${name}.terms`, this.terms);
+  }
+
+  /** The family's terms, in the corpus's order; undefined for a root no corpus word has. */
+  get(root: string): readonly string[] | undefined {
+    const id = this.roots.idOf(root);
+    return id < 0 ? undefined : this.terms.slice(this.offsets[id]!, this.offsets[id + 1]!);
   }
 }
 

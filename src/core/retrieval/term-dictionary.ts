@@ -1,3 +1,6 @@
+import type { SnapshotReader, SnapshotWriter } from "../index/snapshot.js";
+import { SnapshotError } from "../index/snapshot.js";
+
 /**
  * A frozen string → id dictionary for large vocabularies (the BM25 indexes' terms, up to
  * ~400k phrase bigrams): the terms sorted by UTF-16 code unit and concatenated into one
@@ -16,11 +19,38 @@ export class TermDictionary {
     return { dictionary: new TermDictionary(sorted), sorted };
   }
 
+  /** Terms already sorted and distinct (checked, in one pass: a list that is not is sorted as `fromTerms` does). */
+  static fromSorted(terms: readonly string[]): TermDictionary {
+    for (let i = 1; i < terms.length; i++) if (!(terms[i - 1]! < terms[i]!)) return TermDictionary.fromTerms(terms).dictionary;
+    return new TermDictionary(terms);
+  }
+
   has(term: string): boolean {
     return this.idOf(term) >= 0;
   }
 
-  private constructor(sorted: readonly string[]) {
+  /** The dictionary of a snapshot (`write`): its characters and offsets, checked for shape. */
+  static read(snapshot: SnapshotReader, name: string): TermDictionary {
+    const chars = snapshot.string(`${name}.chars`);
+    const starts = snapshot.i32(`${name}.starts`);
+    if (starts.length === 0 || starts[0] !== 0 || starts[starts.length - 1] !== chars.length) throw new SnapshotError(`bad dictionary ${name}`);
+    return new TermDictionary(chars, starts);
+  }
+
+  write(snapshot: SnapshotWriter, name: string): void {
+    snapshot.put(`${name}.chars`, this.chars);
+    snapshot.put(`${name}.starts`, this.starts);
+  }
+
+  private constructor(sorted: readonly string[]);
+  private constructor(chars: string, starts: Int32Array);
+  private constructor(sortedOrChars: readonly string[] | string, starts?: Int32Array) {
+    if (typeof sortedOrChars === "string") {
+      this.chars = sortedOrChars;
+      this.starts = starts!;
+      return;
+    }
+    const sorted = sortedOrChars;
     this.starts = new Int32Array(sorted.length + 1);
     let at = 0;
     sorted.forEach((term, i) => {
@@ -29,6 +59,11 @@ export class TermDictionary {
     });
     this.starts[sorted.length] = at;
     this.chars = sorted.join("");
+  }
+
+  /** The term of id `id` (a new string each call). */
+  termAt(id: number): string {
+    return this.chars.slice(this.starts[id]!, this.starts[id + 1]!);
   }
 
   get size(): number {

@@ -11,6 +11,7 @@ import { analyze } from "../analysis/index.js";
 import { parseVerseId } from "../bible/books.js";
 import { parseJsonLines } from "../sources/jsonl.js";
 import { Bm25Index } from "./bm25.js";
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
 
 export interface TopicVerse {
   book: string;
@@ -54,27 +55,92 @@ export interface TopicSelection {
   minTermsHeld?: number;
 }
 
+/** A topical index's analysed phrasings (per topic, the title first) and its BM25 index over them. */
+export interface TopicalPrebuilt {
+  phrasingTerms: readonly (readonly ReadonlySet<string>[])[];
+  index: Bm25Index;
+}
+
+/** How many recent questions an index keeps the matches of. */
+const RECENT_QUESTIONS = 4;
+
 export class TopicalIndex {
   private readonly index: Bm25Index;
   /** Per topic, the analysed terms of each of its phrasings (and its title). */
   private readonly phrasingTerms: readonly (readonly ReadonlySet<string>[])[];
   private readonly titleTerms: readonly ReadonlySet<string>[];
+  private readonly recent: { key: string; matches: readonly TopicMatch[] }[] = [];
 
   constructor(
     readonly topics: readonly Topic[],
     private readonly analyzeText: (text: string) => string[] = (text) => analyze(text),
+    /** The analysed phrasings and their index as a snapshot holds them (`TopicalIndex.read`), for these topics and this analysis. */
+    prebuilt?: TopicalPrebuilt,
   ) {
-    this.phrasingTerms = topics.map((topic) => [topic.title, ...topic.phrasings].map((text) => new Set(this.analyzeText(text))));
+    this.phrasingTerms = prebuilt?.phrasingTerms ?? topics.map((topic) => [topic.title, ...topic.phrasings].map((text) => new Set(this.analyzeText(text))));
     this.titleTerms = this.phrasingTerms.map((phrasings) => phrasings[0]!);
-    this.index = new Bm25Index(this.phrasingTerms.map((phrasings) => phrasings.flatMap((terms) => [...terms])));
+    this.index = prebuilt?.index ?? new Bm25Index(this.phrasingTerms.map((phrasings) => phrasings.flatMap((terms) => [...terms])));
+  }
+
+  /** Saves the analysed phrasings (each a list of terms, the title first) and the BM25 index over them under `name`. */
+  write(snapshot: SnapshotWriter, name: string): void {
+    const phrasingEnds: number[] = [];
+    const termEnds: number[] = [];
+    const terms: string[] = [];
+    for (const phrasings of this.phrasingTerms) {
+      for (const phrasing of phrasings) {
+        terms.push(...phrasing);
+        termEnds.push(terms.length);
+      }
+      phrasingEnds.push(termEnds.length);
+    }
+    snapshot.put(`${name}.phrasingEnds`, Int32Array.from(phrasingEnds));
+    snapshot.put(`${name}.termEnds`, Int32Array.from(termEnds));
+    snapshot.putStrings(`${name}.terms`, terms);
+    this.index.write(snapshot, `${name}.bm25`);
+  }
+
+  /** What `write` saved under `name`, for an index of `topics` topics. */
+  static read(snapshot: SnapshotReader, name: string, topics: number): TopicalPrebuilt {
+    const phrasingEnds = snapshot.i32(`${name}.phrasingEnds`);
+    const termEnds = snapshot.i32(`${name}.termEnds`);
+    const terms = snapshot.strings(`${name}.terms`);
+    const index = Bm25Index.read(snapshot, `${name}.bm25`);
+    const valid =
+      phrasingEnds.length === topics &&
+      index.documentCount === topics &&
+      phrasingEnds[topics - 1] === termEnds.length &&
+      termEnds[termEnds.length - 1] === terms.length &&
+      phrasingEnds.every((end, i) => end > (i === 0 ? 0 : phrasingEnds[i - 1]!)) &&
+      termEnds.every((end, i) => end >= (i === 0 ? 0 : termEnds[i - 1]!));
+    if (!valid) throw new SnapshotError(`bad topical index ${name}`);
+    const phrasingTerms: ReadonlySet<string>[][] = [];
+    let phrasing = 0;
+    for (const end of phrasingEnds) {
+      const sets: ReadonlySet<string>[] = [];
+      for (; phrasing < end; phrasing++) sets.push(new Set(terms.slice(phrasing === 0 ? 0 : termEnds[phrasing - 1]!, termEnds[phrasing]!)));
+      phrasingTerms.push(sets);
+    }
+    return { phrasingTerms, index };
   }
 
   get size(): number {
     return this.topics.length;
   }
 
-  /** The topics a question is about, best first, as `selection` admits them. */
+  /** The topics a question is about, best first, as `selection` admits them (the last few questions' matches are kept; each call gets its own copy). */
   match(question: string, selection: TopicSelection): TopicMatch[] {
+    const key = `${question}\u0000${JSON.stringify(selection)}`;
+    let known = this.recent.find((entry) => entry.key === key);
+    if (!known) {
+      known = { key, matches: this.matchNow(question, selection) };
+      this.recent.unshift(known);
+      if (this.recent.length > RECENT_QUESTIONS) this.recent.pop();
+    }
+    return known.matches.map((match) => ({ ...match }));
+  }
+
+  private matchNow(question: string, selection: TopicSelection): TopicMatch[] {
     const terms = [...new Set(this.analyzeText(question))];
     if (terms.length === 0) return [];
     // A word no topic holds weighs a little more than the rarest word they hold (idf at a

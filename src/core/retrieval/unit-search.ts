@@ -9,15 +9,18 @@
  * verses (`engine.ts`); disciplines and citations for chunks (`document-search.ts`).
  * Pure apart from the embedder call.
  */
-import { analyzeTokens, corpusAccentRestorer, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
+import { AccentTable, analyzeTokens, corpusAccentRestorer, restoreAccentsIn, type AccentRestorer } from "../analysis/index.js";
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
+import type { Int8Screen } from "./int8-screen.js";
 import type { Embedder } from "../index/embedder.js";
 import { textVocabulary, type CorpusVocabulary } from "./scope/features.js";
 import { decideScope, SCOPE_EVIDENCE_DEPTH, type ScopeDecision, type ScopeGateData, type ScopePassage } from "./scope/gate.js";
 import { applyKeywordOnlyQuota, DENSE, LEXICAL, type HybridSearchSettings } from "./fusion.js";
 import { reciprocalRankFusion, RRF_K, type RankedList } from "./rrf.js";
 import { denseAvailable, denseHits, denseSide, effectiveMode, type DenseSide, type SearchMode } from "./dense-side.js";
-import { LexicalSide, type LexicalScore, type LexicalSettings, type LexicalUnit, type QueryExpander } from "./lexical-side.js";
+import { LexicalSide, type LexicalPrebuilt, type LexicalScore, type LexicalSettings, type LexicalUnit, type QueryExpander } from "./lexical-side.js";
 import { withoutFrameWords } from "../reading/frames.js";
+import { firstSorted } from "./first-sorted.js";
 import { rerankEntry, TRACE_DEPTH, type DenseHit, type FirstFusion, type FusedUnit, type LexicalHit, type Trace } from "./stages/stage.js";
 
 /** The hybrid search's settings and its lexical side's (phrases, exact words, expansions…). */
@@ -36,6 +39,16 @@ export interface UnitSearchDependencies {
   expander?: QueryExpander | undefined;
   /** The out-of-scope gate's lexicons and classifier; without them no decision is made. */
   scope?: ScopeGateData | undefined;
+  /** What the search builds from its units, read from a snapshot (`UnitSearch.read`); built from the units when absent. */
+  prebuilt?: UnitSearchPrebuilt | undefined;
+}
+
+/** A unit search's structures as a snapshot holds them: each silo's lexical side, the accent table, the dense side's int8 screen. */
+export interface UnitSearchPrebuilt {
+  silos: readonly { name: string; lexical: LexicalPrebuilt }[];
+  accents: AccentTable;
+  /** The dense side's int8 screen (used when it fits the vector matrix). */
+  screen?: Int8Screen | undefined;
 }
 
 /** What a collection says about its units. */
@@ -92,6 +105,7 @@ export class UnitSearch<U extends LexicalUnit> {
   private readonly keys: readonly string[];
   private readonly byKey = new Map<string, number>();
   private vocabularyValue: CorpusVocabulary | undefined;
+  private readonly accents: AccentTable;
 
   constructor(
     readonly units: readonly U[],
@@ -101,13 +115,15 @@ export class UnitSearch<U extends LexicalUnit> {
     private readonly deps: UnitSearchDependencies,
     readonly settings: UnitSearchSettings,
   ) {
-    this.restoreAccents = corpusAccentRestorer(units, (term) => this.termDocuments(term) > 0);
-    this.silos = buildSilos(units, shape.siloOf, settings, { expander: deps.expander, restoreAccents: this.restoreAccents });
+    const prebuilt = deps.prebuilt;
+    this.accents = prebuilt?.accents ?? AccentTable.learn(units);
+    this.restoreAccents = corpusAccentRestorer(this.accents, (term) => this.termDocuments(term) > 0);
+    this.silos = buildSilos(units, shape.siloOf, settings, { expander: deps.expander, restoreAccents: this.restoreAccents }, prebuilt?.silos);
     this.keys = units.map((unit) => shape.keyOf(unit));
     this.keys.forEach((key, doc) => {
       if (!this.byKey.has(key)) this.byKey.set(key, doc);
     });
-    this.dense = denseSide(vectorMatrix, deps.embedder, units.length, { unavailable: deps.denseUnavailableReason, mismatch: shape.staleVectors });
+    this.dense = denseSide(vectorMatrix, deps.embedder, units.length, { unavailable: deps.denseUnavailableReason, mismatch: shape.staleVectors }, prebuilt?.screen);
     if (deps.scope) {
       // The gate's statistics (word families, term and word counts) built at load, not on the first question.
       const vocabulary = this.vocabulary();
@@ -120,6 +136,25 @@ export class UnitSearch<U extends LexicalUnit> {
 
   get size(): number {
     return this.units.length;
+  }
+
+  /**
+   * Saves what this search built from its units under `name`: each silo's lexical side (all of
+   * its indexes and tables, whatever the settings use) and the accent table. Read back with
+   * `UnitSearch.read` (the dense side's matrix and screen are the caller's to save).
+   */
+  write(snapshot: SnapshotWriter, name: string): void {
+    snapshot.putStrings(`${name}.silos`, this.silos.map((silo) => silo.name));
+    this.silos.forEach((silo, i) => silo.lexical.write(snapshot, `${name}.silo${i}`));
+    snapshot.putStrings(`${name}.accents.typed`, this.accents.typed);
+    snapshot.putStrings(`${name}.accents.written`, this.accents.written);
+  }
+
+  /** What `write` saved under `name`, for a search with these settings. */
+  static read(snapshot: SnapshotReader, name: string, settings: Pick<LexicalSettings, "bm25K1" | "bm25B">): UnitSearchPrebuilt {
+    const silos = snapshot.strings(`${name}.silos`).map((siloName, i) => ({ name: siloName, lexical: LexicalSide.read(snapshot, `${name}.silo${i}`, settings) }));
+    const accents = new AccentTable(snapshot.strings(`${name}.accents.typed`), snapshot.strings(`${name}.accents.written`));
+    return { silos, accents };
   }
 
   get denseAvailable(): boolean {
@@ -223,7 +258,7 @@ export class UnitSearch<U extends LexicalUnit> {
         scores.set(doc, entry);
         if (entry.score > 0 && this.units[doc]!.text !== "") hits.push({ doc, score: entry.score, matchedTerms: entry.matchedTerms });
       }
-      return hits.sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, depth);
+      return firstSorted(hits, depth, (a, b) => b.score - a.score || a.doc - b.doc);
     });
     if (rankings.length <= 1) return { scores, ranking: rankings[0] ?? [] };
     const merged = reciprocalRankFusion(
@@ -284,6 +319,7 @@ function buildSilos<U extends LexicalUnit>(
   siloOf: ((unit: U) => string) | undefined,
   settings: LexicalSettings,
   options: ConstructorParameters<typeof LexicalSide>[2],
+  prebuilt?: UnitSearchPrebuilt["silos"],
 ): Silo[] {
   const members = new Map<string, number[]>();
   units.forEach((unit, doc) => {
@@ -292,5 +328,10 @@ function buildSilos<U extends LexicalUnit>(
     if (docs) docs.push(doc);
     else members.set(name, [doc]);
   });
-  return [...members].map(([name, docs]) => ({ name, docs, lexical: new LexicalSide(docs.map((doc) => units[doc]!), settings, options) }));
+  const silos = [...members];
+  if (prebuilt) {
+    const fits = prebuilt.length === silos.length && silos.every(([name, docs], i) => prebuilt[i]!.name === name && prebuilt[i]!.lexical.index.documentCount === docs.length);
+    if (!fits) throw new SnapshotError("the snapshot's silos are not the units' silos");
+  }
+  return silos.map(([name, docs], i) => ({ name, docs, lexical: new LexicalSide(docs.map((doc) => units[doc]!), settings, { ...options, prebuilt: prebuilt?.[i]?.lexical }) }));
 }

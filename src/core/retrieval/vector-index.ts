@@ -1,5 +1,6 @@
 import { createDotKernel, type DotKernel } from "./dot-kernel.js";
 import { Int8Screen } from "./int8-screen.js";
+import type { SnapshotWriter } from "../index/snapshot.js";
 
 /**
  * Exact nearest-neighbour search over one contiguous Float32Array (row i = document i).
@@ -18,12 +19,14 @@ export interface VectorIndexOptions {
   kernel?: "wasm-simd" | "js";
   /** Screen with int8 first and rescore only the rows that may be among the best (default: for ≥ 4,096 rows with WebAssembly SIMD). */
   screen?: boolean;
+  /** The screen already made (read from a snapshot), used when a screen is wanted instead of quantizing the matrix again. */
+  prebuiltScreen?: Int8Screen | undefined;
 }
 
 export class VectorIndex {
   private readonly kernel: DotKernel;
   private readonly screen: Int8Screen | undefined;
-  private readonly lower: Float64Array;
+  /** The upper bounds of one search's candidates, by position among them. */
   private readonly upper: Float64Array;
   private readonly candidates: Int32Array;
 
@@ -33,10 +36,16 @@ export class VectorIndex {
     }
     this.kernel = createDotKernel(matrix, dimensions, { prefer: options.kernel });
     const screened = options.screen ?? (this.kernel.kind === "wasm-simd" && this.kernel.rows >= SCREEN_MIN_ROWS);
-    this.screen = screened ? Int8Screen.of(matrix, dimensions) : undefined;
-    this.lower = new Float64Array(this.screen ? this.kernel.rows : 0);
+    const prebuilt = options.prebuiltScreen?.rows === this.kernel.rows && options.prebuiltScreen.dimensions === dimensions ? options.prebuiltScreen : undefined;
+    this.screen = screened ? (prebuilt ?? Int8Screen.of(matrix, dimensions)) : undefined;
     this.upper = new Float64Array(this.screen ? this.kernel.rows : 0);
     this.candidates = new Int32Array(this.screen ? this.kernel.rows : 0);
+  }
+
+  /** Saves the int8 screen (when there is one) under `name`. */
+  writeScreen(snapshot: SnapshotWriter, name: string): boolean {
+    this.screen?.write(snapshot, name);
+    return this.screen !== undefined;
   }
 
   /** Whether searches screen with int8 before the exact scores. */
@@ -67,25 +76,30 @@ export class VectorIndex {
    * rescored with the f32 kernel (the same bits as the full scan) and ranked as it ranks them.
    */
   private screenedSearch(screen: Int8Screen, query: Float32Array, limit: number, minSimilarity: number, allowed?: (doc: number) => boolean): VectorHit[] {
-    const { lower, upper, candidates } = this;
-    screen.scan(query, lower, upper);
+    const { upper, candidates } = this;
+    const { scale, fixed, rounding, out, rowScale, rowL1, rowNorm } = screen.scan(query);
     const rows = this.size;
     const sure = new MinHeap(limit);
-    // One pass: τ only rises, so a row below the running τ is below the final one.
+    // One pass: each row's bounds as it is read; τ only rises, so a row below the running τ is below the final one.
     let tau = minSimilarity;
     let count = 0;
     for (let row = 0; row < rows; row++) {
-      if (upper[row]! < tau) continue;
+      const both = rowScale[row]! * scale;
+      const estimate = both * out[row]!;
+      const error = both * (0.5 * rowL1[row]! + fixed) + rounding * rowNorm[row]!;
+      const high = estimate + error;
+      if (high < tau) continue;
       if (allowed && !allowed(row)) continue;
+      upper[count] = high;
       candidates[count++] = row;
-      const low = lower[row]!;
+      const low = estimate - error;
       if (low > 0 && low >= minSimilarity && !(sure.full && low <= sure.min)) {
         sure.push(low);
         if (sure.full) tau = Math.max(minSimilarity, sure.min);
       }
     }
     let kept = 0;
-    for (let i = 0; i < count; i++) if (upper[candidates[i]!]! >= tau) candidates[kept++] = candidates[i]!;
+    for (let i = 0; i < count; i++) if (upper[i]! >= tau) candidates[kept++] = candidates[i]!;
     const scores = this.kernel.scoresOf(query, candidates, kept);
     const best: VectorHit[] = [];
     for (let i = 0; i < kept; i++) {

@@ -10,6 +10,8 @@ import { isStopword } from "../../analysis/stopwords.js";
 import { THIRD_PERSON_PAST } from "../../reading/frames.js";
 import type { TopicLexicon } from "./topics.js";
 import { stretchMasses } from "../stretches.js";
+import { TermDictionary } from "../term-dictionary.js";
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../../index/snapshot.js";
 
 /** Document statistics of the collection the question is asked of (Bible or documents). */
 export interface CorpusVocabulary {
@@ -210,25 +212,64 @@ export function textVocabulary(
 
 /** A lookup from each term to the folded words of the texts that analyse to it (built once per collection). */
 export function wordsByTerm(texts: readonly string[]): (term: string) => readonly string[] {
-  let map: Map<string, string[]> | undefined;
-  return (term) => {
-    if (!map) {
-      map = new Map();
-      const seen = new Set<string>();
-      for (const text of texts) {
-        for (const word of splitWords(text)) {
-          if (seen.has(word)) continue;
-          seen.add(word);
-          const key = analyzeWord(word);
-          const folded = foldAccents(word);
-          const list = map.get(key);
-          if (!list) map.set(key, [folded]);
-          else if (!list.includes(folded)) list.push(folded);
-        }
+  let table: WordsByTerm | undefined;
+  return (term) => (table ??= WordsByTerm.of(texts)).get(term);
+}
+
+/**
+ * Each term with the folded corpus words that analyse to it, in the order the corpus first
+ * writes them: the terms as a sorted dictionary, the words as one list, each term's run of it
+ * between two offsets (what a snapshot keeps).
+ */
+export class WordsByTerm {
+  private constructor(
+    private readonly terms: TermDictionary,
+    private readonly offsets: Int32Array,
+    private readonly words: readonly string[],
+  ) {}
+
+  static of(texts: readonly string[]): WordsByTerm {
+    const map = new Map<string, string[]>();
+    const seen = new Set<string>();
+    for (const text of texts) {
+      for (const word of splitWords(text)) {
+        if (seen.has(word)) continue;
+        seen.add(word);
+        const key = analyzeWord(word);
+        const folded = foldAccents(word);
+        const list = map.get(key);
+        if (!list) map.set(key, [folded]);
+        else if (!list.includes(folded)) list.push(folded);
       }
     }
-    return map.get(term) ?? [];
-  };
+    const { dictionary, sorted } = TermDictionary.fromTerms(map.keys());
+    const offsets = new Int32Array(sorted.length + 1);
+    const words: string[] = [];
+    sorted.forEach((term, id) => {
+      words.push(...map.get(term)!);
+      offsets[id + 1] = words.length;
+    });
+    return new WordsByTerm(dictionary, offsets, words);
+  }
+
+  static read(snapshot: SnapshotReader, name: string): WordsByTerm {
+    const terms = TermDictionary.read(snapshot, `${name}.terms`);
+    const offsets = snapshot.i32(`${name}.offsets`);
+    const words = snapshot.strings(`${name}.words`);
+    if (offsets.length !== terms.size + 1 || offsets[terms.size] !== words.length) throw new SnapshotError(`bad word table ${name}`);
+    return new WordsByTerm(terms, offsets, words);
+  }
+
+  write(snapshot: SnapshotWriter, name: string): void {
+    this.terms.write(snapshot, `${name}.terms`);
+    snapshot.put(`${name}.offsets`, this.offsets);
+    snapshot.putStrings(`${name}.words`, this.words);
+  }
+
+  get(term: string): readonly string[] {
+    const id = this.terms.idOf(term);
+    return id < 0 ? [] : this.words.slice(this.offsets[id]!, this.offsets[id + 1]!);
+  }
 }
 
 /**
@@ -237,27 +278,59 @@ export function wordsByTerm(texts: readonly string[]): (term: string) => readonl
  * says nothing and is not counted.
  */
 export function nameShares(texts: readonly string[]): (foldedWord: string) => number {
-  let counts: Map<string, { seen: number; capitalized: number }> | undefined;
-  return (foldedWord) => {
-    if (!counts) {
-      // Each written form counted first, then folded once: the Bible's 658,000 mid-sentence
-      // words are 25,000 forms (0.28 → 0.12 s measured, the same shares).
-      const forms = new Map<string, number>();
-      for (const text of texts) {
-        for (const match of text.matchAll(/(?<=[\p{L}\p{N},;:] +)\p{L}+/gu)) forms.set(match[0], (forms.get(match[0]) ?? 0) + 1);
-      }
-      counts = new Map();
-      for (const [word, n] of forms) {
-        const key = foldAccents(word.toLowerCase());
-        let entry = counts.get(key);
-        if (!entry) counts.set(key, (entry = { seen: 0, capitalized: 0 }));
-        entry.seen += n;
-        if (word[0] !== word[0]!.toLowerCase()) entry.capitalized += n;
-      }
+  let table: NameShares | undefined;
+  return (foldedWord) => (table ??= NameShares.of(texts)).get(foldedWord);
+}
+
+/** Each folded word written in mid-sentence, with how often, and how often capitalized (a sorted dictionary and two counts). */
+export class NameShares {
+  private constructor(
+    private readonly words: TermDictionary,
+    private readonly seen: Float64Array,
+    private readonly capitalized: Float64Array,
+  ) {}
+
+  static of(texts: readonly string[]): NameShares {
+    // Each written form counted first, then folded once: the Bible's 658,000 mid-sentence
+    // words are 25,000 forms (0.28 → 0.12 s measured, the same shares).
+    const forms = new Map<string, number>();
+    for (const text of texts) {
+      for (const match of text.matchAll(/(?<=[\p{L}\p{N},;:] +)\p{L}+/gu)) forms.set(match[0], (forms.get(match[0]) ?? 0) + 1);
     }
-    const entry = counts.get(foldedWord);
-    return entry ? entry.capitalized / entry.seen : 0;
-  };
+    const counts = new Map<string, { seen: number; capitalized: number }>();
+    for (const [word, n] of forms) {
+      const key = foldAccents(word.toLowerCase());
+      let entry = counts.get(key);
+      if (!entry) counts.set(key, (entry = { seen: 0, capitalized: 0 }));
+      entry.seen += n;
+      if (word[0] !== word[0]!.toLowerCase()) entry.capitalized += n;
+    }
+    const { dictionary, sorted } = TermDictionary.fromTerms(counts.keys());
+    return new NameShares(
+      dictionary,
+      Float64Array.from(sorted, (word) => counts.get(word)!.seen),
+      Float64Array.from(sorted, (word) => counts.get(word)!.capitalized),
+    );
+  }
+
+  static read(snapshot: SnapshotReader, name: string): NameShares {
+    const words = TermDictionary.read(snapshot, `${name}.words`);
+    const seen = snapshot.f64(`${name}.seen`);
+    const capitalized = snapshot.f64(`${name}.capitalized`);
+    if (seen.length !== words.size || capitalized.length !== words.size) throw new SnapshotError(`bad name shares ${name}`);
+    return new NameShares(words, seen, capitalized);
+  }
+
+  write(snapshot: SnapshotWriter, name: string): void {
+    this.words.write(snapshot, `${name}.words`);
+    snapshot.put(`${name}.seen`, this.seen);
+    snapshot.put(`${name}.capitalized`, this.capitalized);
+  }
+
+  get(foldedWord: string): number {
+    const id = this.words.idOf(foldedWord);
+    return id < 0 ? 0 : this.capitalized[id]! / this.seen[id]!;
+  }
 }
 
 /**

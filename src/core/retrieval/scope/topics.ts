@@ -7,6 +7,8 @@
  */
 import { analyzeWord } from "../../analysis/analyze.js";
 import { foldAccents } from "../../analysis/fold.js";
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../../index/snapshot.js";
+import { TermDictionary } from "../term-dictionary.js";
 
 /** WordNet 3.0 lexicographer file names, by number (lexnames(5WN)). */
 export const LEXNAMES: readonly string[] = [
@@ -73,13 +75,6 @@ export const DOMAIN_GROUPS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-interface TopicEntry {
-  /** Lexnames with their synset counts, in first-seen order. */
-  counts: readonly (readonly [string, number])[];
-  total: number;
-  domains: ReadonlySet<string>;
-}
-
 interface BuildingEntry {
   counts: Map<string, number>;
   total: number;
@@ -97,41 +92,133 @@ export interface StemTopics {
 }
 
 /**
+ * One lookup table of the lexicon (by stem, or by folded lemma): the keys as a sorted
+ * dictionary and, per key, its lexnames with their synset counts (first-seen order) and its
+ * domains, as runs of ids into the lexicon's names.
+ */
+interface TopicTable {
+  keys: TermDictionary;
+  countOffsets: Int32Array;
+  countNames: Uint16Array;
+  counts: Int32Array;
+  totals: Int32Array;
+  domainOffsets: Int32Array;
+  domainNames: Uint16Array;
+}
+
+const TABLES = ["byStem", "byLemma"] as const;
+
+/**
  * The topics of words, looked up by the project's stem (so inflected question words reach
  * their lemma: "impostos" → "impost" → imposto), or by folded lemma.
  */
 export class TopicLexicon {
-  private readonly byStem = new Map<string, TopicEntry>();
-  private readonly byLemma = new Map<string, TopicEntry>();
+  private readonly names: readonly string[];
+  private readonly byStem: TopicTable;
+  private readonly byLemma: TopicTable;
 
   /**
-   * Entries are built with Maps and Sets, then frozen as arrays (and one shared empty set): ≈ 60k
+   * Entries are built with Maps and Sets, then frozen into typed arrays over sorted keys: ≈ 60k
    * entries, a Map and a Set each would cost ≈ 15 MB a thread.
    */
-  constructor(rows: Iterable<{ lemma: string; lexnames: readonly string[]; domains: readonly string[] }>) {
+  constructor(rows: Iterable<{ lemma: string; lexnames: readonly string[]; domains: readonly string[] }> | { names: readonly string[]; byStem: TopicTable; byLemma: TopicTable }) {
+    if (!isIterable(rows)) {
+      this.names = rows.names;
+      this.byStem = rows.byStem;
+      this.byLemma = rows.byLemma;
+      return;
+    }
     const building = [new Map<string, BuildingEntry>(), new Map<string, BuildingEntry>()] as const;
-    const names = new Map<string, string>();
-    const intern = (name: string) => names.get(name) ?? (names.set(name, name), name);
+    const nameIds = new Map<string, number>();
+    const intern = (name: string) => nameIds.get(name) ?? (nameIds.set(name, nameIds.size), nameIds.size - 1);
     for (const row of rows) {
       for (const [map, key] of [[building[0], analyzeWord(row.lemma)], [building[1], foldAccents(row.lemma)]] as const) {
         let entry = map.get(key);
         if (!entry) map.set(key, (entry = { counts: new Map(), total: 0, domains: new Set() }));
         for (const lexname of row.lexnames) {
-          entry.counts.set(intern(lexname), (entry.counts.get(lexname) ?? 0) + 1);
+          intern(lexname);
+          entry.counts.set(lexname, (entry.counts.get(lexname) ?? 0) + 1);
           entry.total++;
         }
-        for (const domain of row.domains) entry.domains.add(intern(domain));
+        for (const domain of row.domains) {
+          intern(domain);
+          entry.domains.add(domain);
+        }
       }
     }
-    for (const [from, to] of [[building[0], this.byStem], [building[1], this.byLemma]] as const) {
-      for (const [key, entry] of from) {
-        to.set(key, { counts: [...entry.counts], total: entry.total, domains: entry.domains.size === 0 ? NO_DOMAINS : entry.domains });
-      }
+    this.names = [...nameIds.keys()];
+    const freeze = (map: Map<string, BuildingEntry>): TopicTable => {
+      const { dictionary, sorted } = TermDictionary.fromTerms(map.keys());
+      const countOffsets = new Int32Array(sorted.length + 1);
+      const domainOffsets = new Int32Array(sorted.length + 1);
+      const countNames: number[] = [];
+      const counts: number[] = [];
+      const domainNames: number[] = [];
+      const totals = new Int32Array(sorted.length);
+      sorted.forEach((key, id) => {
+        const entry = map.get(key)!;
+        for (const [name, count] of entry.counts) {
+          countNames.push(nameIds.get(name)!);
+          counts.push(count);
+        }
+        for (const domain of entry.domains) domainNames.push(nameIds.get(domain)!);
+        countOffsets[id + 1] = counts.length;
+        domainOffsets[id + 1] = domainNames.length;
+        totals[id] = entry.total;
+      });
+      return { keys: dictionary, countOffsets, countNames: Uint16Array.from(countNames), counts: Int32Array.from(counts), totals, domainOffsets, domainNames: Uint16Array.from(domainNames) };
+    };
+    this.byStem = freeze(building[0]);
+    this.byLemma = freeze(building[1]);
+  }
+
+  /** The lexicon a snapshot holds (`write`), its shape checked. */
+  static read(snapshot: SnapshotReader, name: string): TopicLexicon {
+    const names = snapshot.strings(`${name}.names`);
+    const [byStem, byLemma] = TABLES.map((table): TopicTable => {
+      const at = `${name}.${table}`;
+      const read = {
+        keys: TermDictionary.read(snapshot, `${at}.keys`),
+        countOffsets: snapshot.i32(`${at}.countOffsets`),
+        countNames: snapshot.u16(`${at}.countNames`),
+        counts: snapshot.i32(`${at}.counts`),
+        totals: snapshot.i32(`${at}.totals`),
+        domainOffsets: snapshot.i32(`${at}.domainOffsets`),
+        domainNames: snapshot.u16(`${at}.domainNames`),
+      };
+      const n = read.keys.size;
+      const valid =
+        read.countOffsets.length === n + 1 &&
+        read.domainOffsets.length === n + 1 &&
+        read.totals.length === n &&
+        read.countOffsets[n] === read.counts.length &&
+        read.counts.length === read.countNames.length &&
+        read.domainOffsets[n] === read.domainNames.length &&
+        read.countNames.every((id) => id < names.length) &&
+        read.domainNames.every((id) => id < names.length);
+      if (!valid) throw new SnapshotError(`bad topic lexicon ${at}`);
+      return read;
+    }) as [TopicTable, TopicTable];
+    return new TopicLexicon({ names, byStem, byLemma });
+  }
+
+  write(snapshot: SnapshotWriter, name: string): void {
+    snapshot.putStrings(`${name}.names`, this.names);
+    for (const table of TABLES) {
+      const at = `${name}.${table}`;
+      const t = this[table];
+      t.keys.write(snapshot, `${at}.keys`);
+      snapshot.put(`${at}.countOffsets`, t.countOffsets);
+      snapshot.put(`${at}.countNames`, t.countNames);
+      snapshot.put(`${at}.counts`, t.counts);
+      snapshot.put(`${at}.totals`, t.totals);
+      snapshot.put(`${at}.domainOffsets`, t.domainOffsets);
+      snapshot.put(`${at}.domainNames`, t.domainNames);
     }
   }
 
   get size(): number {
-    return this.byStem.size;
+    return this.byStem.keys.size;
   }
 
   /**
@@ -140,10 +227,22 @@ export class TopicLexicon {
    * lemma comes first because short stems gather unrelated words ("med": medo, medir, médio).
    */
   topics(stem: string, foldedWord?: string): StemTopics | undefined {
-    const entry = (foldedWord === undefined ? undefined : this.byLemma.get(foldedWord)) ?? this.byStem.get(stem);
-    if (!entry || entry.total === 0) return undefined;
-    return { lexnames: new Map(entry.counts.map(([name, count]) => [name, count / entry.total])), domains: entry.domains };
+    const lemma = foldedWord === undefined ? -1 : this.byLemma.keys.idOf(foldedWord);
+    const [table, id] = lemma >= 0 ? [this.byLemma, lemma] : [this.byStem, this.byStem.keys.idOf(stem)];
+    if (id < 0) return undefined;
+    const total = table.totals[id]!;
+    if (total === 0) return undefined;
+    const lexnames = new Map<string, number>();
+    for (let i = table.countOffsets[id]!; i < table.countOffsets[id + 1]!; i++) lexnames.set(this.names[table.countNames[i]!]!, table.counts[i]! / total);
+    const from = table.domainOffsets[id]!;
+    const to = table.domainOffsets[id + 1]!;
+    const domains = from === to ? NO_DOMAINS : new Set(Array.from(table.domainNames.subarray(from, to), (n) => this.names[n]!));
+    return { lexnames, domains };
   }
+}
+
+function isIterable<T>(value: Iterable<T> | object): value is Iterable<T> {
+  return typeof (value as Iterable<T>)[Symbol.iterator] === "function";
 }
 
 /** Parses resources/scope/wordnet-pt-topics.tsv (`lemma<TAB>lexnames,…<TAB>domains,…`). */

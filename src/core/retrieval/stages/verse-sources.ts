@@ -9,6 +9,7 @@ import { analyze, foldAccents, splitWords } from "../../analysis/index.js";
 import { derivationalRoot } from "../lexical-side.js";
 import { pointsAtText, speaksInFirstPerson, storyTerms } from "../../reading/frames.js";
 import { stretchMasses, stretchScratch, type StretchScratch } from "../stretches.js";
+import { firstSorted } from "../first-sorted.js";
 import { topicVerses, type TopicalIndex, type TopicSelection } from "../topical-index.js";
 import type { Candidate, CandidateList, CandidateSource, FirstFusion, LexicalHit } from "./stage.js";
 import { knowledgeSource } from "./knowledge.js";
@@ -193,11 +194,9 @@ export function passageCandidates(corpus: VerseCorpus, settings: Pick<VerseConte
   }
   if (total <= 0) return [];
   const { mass: stretch, touched } = stretchMasses(words, n, { radius: settings.passageRadius, runs: scratch.runs, scratch });
-  return touched
-    .filter((doc) => stretch[doc]! >= settings.passageMinShare * total && corpus.verses[doc]!.text !== "")
-    .sort((a, b) => stretch[b]! - stretch[a]! || own[b]! - own[a]! || a - b)
-    .slice(0, settings.passageDepth)
-    .map((doc) => ({ doc }));
+  const held = touched.filter((doc) => stretch[doc]! >= settings.passageMinShare * total && corpus.verses[doc]!.text !== "");
+  // The head of the ranking only (a common word's stretches are thousands): the same as sorting them all.
+  return firstSorted(held, settings.passageDepth, (a, b) => stretch[b]! - stretch[a]! || own[b]! - own[a]! || a - b).map((doc) => ({ doc }));
 }
 
 /** The verses next to the seeds (same source and book, non-empty), nearest seed first. */

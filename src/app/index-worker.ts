@@ -2,13 +2,16 @@
  * Runs the indexer in a worker thread, so a long phase (parsing, LSA training) never blocks
  * the server's event loop: the chat keeps answering from what is already indexed. The worker
  * opens its own connection to the same SQLite file (WAL lets the server read meanwhile), or
- * its own client of the same Chroma server.
+ * its own client of the same Chroma server. Once the index is written, it saves the engine's
+ * snapshot (./retrieval/engine-snapshot.ts) when the index changed, so the reload that
+ * follows, and every replica, reads it instead of building the engine.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { openIndexStore, type StoreConfig } from "../../adapters/index/open.js";
-import { StoreError, type StoreErrorCode } from "../../adapters/index/store.js";
-import { indexCorpus, type IndexError, type IndexProgress, type IndexSummary } from "./indexer.js";
-import { parseDenseChoice } from "./dense.js";
+import { openIndexStore, type StoreConfig } from "../adapters/index/open.js";
+import { StoreError, type StoreErrorCode } from "../adapters/index/store.js";
+import { indexCorpus, type IndexError, type IndexProgress, type IndexSummary } from "./index/indexer.js";
+import { parseDenseChoice } from "./index/dense.js";
+import { snapshotAfterIndexing } from "./retrieval/engine-snapshot.js";
 
 export interface IndexJob {
   dataDir: string;
@@ -19,6 +22,8 @@ export interface IndexJob {
   /** The store to index into (the worker opens its own connection or client). */
   store: StoreConfig;
   lockTtlMs?: number;
+  /** Save the snapshots once the index is written (SNAPSHOTS). */
+  snapshots?: boolean;
   /** Files that failed before: not parsed again while their content is the same (`IndexOptions.knownFailures`). */
   knownFailures?: IndexError[];
 }
@@ -32,6 +37,7 @@ async function run(job: IndexJob): Promise<void> {
   let store;
   try {
     store = await openIndexStore(job.store);
+    const opened = store;
     const summary = await indexCorpus({
       store,
       corpusDir: job.corpusDir,
@@ -41,6 +47,7 @@ async function run(job: IndexJob): Promise<void> {
       lockTtlMs: job.lockTtlMs,
       knownFailures: job.knownFailures,
       onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
+      ...(job.snapshots === false ? {} : { onIndexed: () => snapshotAfterIndexing(opened) }),
     });
     parentPort?.postMessage({ type: "done", summary } satisfies WorkerMessage);
   } catch (error) {
