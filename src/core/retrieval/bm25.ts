@@ -5,6 +5,7 @@
  */
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
 import { TermDictionary } from "./term-dictionary.js";
+import { bestPositions } from "./first-sorted.js";
 
 export interface Bm25Parameters {
   k1: number;
@@ -292,35 +293,7 @@ function copyHits(hits: readonly Bm25Hit[], limit: number): Bm25Hit[] {
  */
 function bestOf(docs: Int32Array, scores: Float64Array, count: number, limit: number): number[] {
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && docs[a]! > docs[b]!);
-  const heap: number[] = [];
-  const siftDown = (from: number) => {
-    let at = from;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= heap.length) return;
-      const right = left + 1;
-      const child = right < heap.length && worse(heap[right]!, heap[left]!) ? right : left;
-      if (!worse(heap[child]!, heap[at]!)) return;
-      [heap[at], heap[child]] = [heap[child]!, heap[at]!];
-      at = child;
-    }
-  };
-  for (let i = 0; i < count; i++) {
-    if (heap.length < limit) {
-      heap.push(i);
-      let at = heap.length - 1;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (!worse(heap[at]!, heap[parent]!)) break;
-        [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
-        at = parent;
-      }
-    } else if (worse(heap[0]!, i)) {
-      heap[0] = i;
-      siftDown(0);
-    }
-  }
-  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  return bestPositions(count, limit, worse).sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
 }
 
 /** Whether the increasing run docs[start..end) holds `doc` (binary search). */

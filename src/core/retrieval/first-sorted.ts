@@ -7,9 +7,19 @@
 export function firstSorted<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
   if (limit <= 0) return [];
   if (limit * 4 >= items.length) return [...items].sort(compare).slice(0, limit);
-  // A heap of the best `limit` so far whose root is the worst of them.
-  const heap: T[] = [];
-  const worse = (a: T, b: T) => compare(a, b) > 0;
+  return bestPositions(items.length, limit, (a, b) => compare(items[a]!, items[b]!) > 0)
+    .sort((a, b) => compare(items[a]!, items[b]!))
+    .map((at) => items[at]!);
+}
+
+/**
+ * The positions 0..count-1 of the best `limit` (in no order) by `worse`, a strict total order
+ * ("a ranks after b"): a bounded heap whose root is the worst kept, so a long list is never
+ * sorted whole. Sorting the result by the same order gives the head of a full sort.
+ */
+export function bestPositions(count: number, limit: number, worse: (a: number, b: number) => boolean): number[] {
+  const heap: number[] = [];
+  if (limit <= 0) return heap;
   const down = (from: number) => {
     let at = from;
     for (;;) {
@@ -22,9 +32,9 @@ export function firstSorted<T>(items: readonly T[], limit: number, compare: (a: 
       at = child;
     }
   };
-  for (const item of items) {
+  for (let i = 0; i < count; i++) {
     if (heap.length < limit) {
-      heap.push(item);
+      heap.push(i);
       let at = heap.length - 1;
       while (at > 0) {
         const parent = (at - 1) >> 1;
@@ -32,10 +42,10 @@ export function firstSorted<T>(items: readonly T[], limit: number, compare: (a: 
         [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
         at = parent;
       }
-    } else if (worse(heap[0]!, item)) {
-      heap[0] = item;
+    } else if (worse(heap[0]!, i)) {
+      heap[0] = i;
       down(0);
     }
   }
-  return heap.sort(compare);
+  return heap;
 }
