@@ -1,7 +1,8 @@
 import path from "node:path";
 import { expect, inject } from "vitest";
 import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
-import { indexCorpus } from "../../src/app/index/indexer.js";
+import type { UnitStore } from "../../src/adapters/index/store.js";
+import { indexCorpus, type IndexSummary } from "../../src/app/index/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
 import { snapshotAfterIndexing } from "../../src/app/retrieval/engine-snapshot.js";
@@ -33,18 +34,23 @@ export async function buildSqliteBibleIndex(): Promise<{ dataDir: string }> {
   const dataDir = tempDir("pastor-bible-");
   const store = SqliteUnitStore.bible(dataDir);
   try {
-    await indexCorpus({
-      store,
-      corpusDir: path.join(ROOT, "corpus"),
-      contextWindow: 2,
-      batchSize: 4096,
-      dense: { kind: "lsa" },
-      onIndexed: () => snapshotAfterIndexing(store),
-    });
+    await indexBibleInto(store);
   } finally {
     store.close();
   }
   return { dataDir };
+}
+
+/** The repository's Bible indexed into `store` as `pastor index` does it (LSA, window 2), snapshots saved. */
+export function indexBibleInto(store: UnitStore): Promise<IndexSummary> {
+  return indexCorpus({
+    store,
+    corpusDir: path.join(ROOT, "corpus"),
+    contextWindow: 2,
+    batchSize: 4096,
+    dense: { kind: "lsa" },
+    onIndexed: () => snapshotAfterIndexing(store),
+  });
 }
 
 export async function openBibleEngine(

@@ -1,10 +1,7 @@
 import { rmSync } from "node:fs";
-import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ChromaUnitStore } from "../../src/adapters/index/chroma-unit-store.js";
-import { indexCorpus } from "../../src/app/index/indexer.js";
-import { snapshotAfterIndexing } from "../../src/app/retrieval/engine-snapshot.js";
-import { ROOT } from "./bible-index.js";
+import { indexBibleInto } from "./bible-index.js";
 import { startChromaServer, type ChromaServer } from "./chroma.js";
 import { chromaPrefixFor } from "./store.js";
 import { tempDir } from "./usfx.js";
@@ -23,14 +20,7 @@ export async function setup(project: TestProject): Promise<void> {
   bibleDataDir = tempDir("pastor-bible-chroma-");
   const store = await ChromaUnitStore.open({ url: server.url, prefix: chromaPrefixFor(bibleDataDir) });
   const started = performance.now();
-  const summary = await indexCorpus({
-    store,
-    corpusDir: path.join(ROOT, "corpus"),
-    contextWindow: 2,
-    batchSize: 4096,
-    dense: { kind: "lsa" },
-    onIndexed: () => snapshotAfterIndexing(store),
-  });
+  const summary = await indexBibleInto(store);
   console.log(`[chroma] Bible indexed: ${summary.versesTotal} verses, ${summary.vectorsComputed} vectors, ${Math.round(performance.now() - started)} ms`);
   project.provide("chromaUrl", server.url);
   project.provide("bibleDataDir", bibleDataDir);
