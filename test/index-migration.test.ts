@@ -62,7 +62,7 @@ function tables(store: SqliteUnitStore): string[] {
   );
 }
 
-const ALL_TABLES = ["manifest", "models", "unit_sources", "unit_vectors", "units"];
+const ALL_TABLES = ["manifest", "models", "snapshots", "unit_sources", "unit_vectors", "units"];
 
 describe("a version-1 data directory", () => {
   it("migrates the Bible's file when it is opened: the same verses, ids, vectors, model and manifest; nothing to re-index", async () => {

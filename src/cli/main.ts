@@ -86,7 +86,7 @@ withExamples(
         `${summary.versesTotal} versículos no índice; ${summary.versesIndexed} gravados agora; ${summary.vectorsComputed} vetores calculados; modelo denso: ${summary.embedder ?? "desligado"}; ${summary.ms} ms`,
       );
       if (summary.snapshotFailed) console.error(`aviso: o retrato do índice não pôde ser salvo (${printable(summary.snapshotFailed)}); a próxima busca reconstrói o motor a partir do índice`);
-      if (summary.snapshot) console.log(`retrato do índice salvo (${(summary.snapshot.bytes / 2 ** 20).toFixed(1)} MB em ${summary.snapshot.ms} ms): as buscas começam sem reconstruir o motor`);
+      if (summary.snapshot) console.log(`retrato do índice salvo (${byteSize(summary.snapshot.bytes)} em ${summary.snapshot.ms} ms): as buscas começam sem reconstruir o motor`);
     }
     printIndexErrors(summary);
     if (summary.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
@@ -401,3 +401,8 @@ async function checkQuality(settings: Settings, options: EvalOptions): Promise<v
   }
 }
 
+/** A size as people read it: "12,3 MB", "48 KB". */
+function byteSize(bytes: number): string {
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1).replace(".", ",")} MB`;
+  return `${Math.max(1, Math.round(bytes / 2 ** 10))} KB`;
+}
