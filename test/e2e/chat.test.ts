@@ -78,7 +78,7 @@ describe.each([
       await lastAnswerDone(page);
       const full = (await answer.locator(".answer").textContent()) ?? "";
       expect(full.length).toBeGreaterThan(early.length);
-      expect(full).toMatch(/a Bíblia traz/u);
+      expect(full).toMatch(/A Bíblia traz \S+ passagens? para um momento assim/u);
       const sources = answer.locator(".sources-list > li");
       expect(await sources.count()).toBeGreaterThan(1);
       expect(await answer.getByText(/Versículos consultados \(\d+\)/u).isVisible()).toBe(true);
