@@ -9,7 +9,7 @@ import { analyze, analyzeTokens, foldAccents, restoreAccentsIn, splitWords, toke
 import { NameShares, WordsByTerm, type CorpusVocabulary } from "./scope/features.js";
 import { Bm25Index, DEFAULT_BM25, type Bm25Hit, type WeightedTerm } from "./bm25.js";
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../index/snapshot.js";
-import { TermDictionary } from "./term-dictionary.js";
+import { StringRuns } from "./string-runs.js";
 import { wordBigrams } from "./phrases.js";
 import { frameWordsOf } from "../reading/frames.js";
 
@@ -305,11 +305,7 @@ export class LexicalSide {
  * sorted dictionary, the terms as one list, each root's run of it between two offsets.
  */
 export class FamilyIndex {
-  private constructor(
-    private readonly roots: TermDictionary,
-    private readonly offsets: Int32Array,
-    private readonly terms: readonly string[],
-  ) {}
+  private constructor(private readonly runs: StringRuns) {}
 
   static of(units: readonly { text: string }[]): FamilyIndex {
     const families = new Map<string, Set<string>>();
@@ -325,36 +321,24 @@ export class FamilyIndex {
       if (!family) families.set(root, (family = new Set()));
       family.add(terms[0]!);
     }
-    const { dictionary, sorted } = TermDictionary.fromTerms(families.keys());
-    const offsets = new Int32Array(sorted.length + 1);
-    const terms: string[] = [];
-    sorted.forEach((root, id) => {
-      terms.push(...families.get(root)!);
-      offsets[id + 1] = terms.length;
-    });
-    return new FamilyIndex(dictionary, offsets, terms);
+    return new FamilyIndex(StringRuns.of(families));
   }
 
   static read(snapshot: SnapshotReader, name: string): FamilyIndex {
-    const roots = TermDictionary.read(snapshot, `${name}.roots`);
-    const offsets = snapshot.i32(`${name}.offsets`);
-    const terms = snapshot.strings(`${name}.terms`);
-    if (offsets.length !== roots.size + 1 || offsets[roots.size] !== terms.length) throw new SnapshotError(`bad family index ${name}`);
-    return new FamilyIndex(roots, offsets, terms);
+    return new FamilyIndex(StringRuns.read(snapshot, familyParts(name)));
   }
 
   write(snapshot: SnapshotWriter, name: string): void {
-    this.roots.write(snapshot, `${name}.roots`);
-    snapshot.put(`${name}.offsets`, this.offsets);
-    snapshot.putStrings(`${name}.terms`, this.terms);
+    this.runs.write(snapshot, familyParts(name));
   }
 
   /** The family's terms, in the corpus's order; undefined for a root no corpus word has. */
   get(root: string): readonly string[] | undefined {
-    const id = this.roots.idOf(root);
-    return id < 0 ? undefined : this.terms.slice(this.offsets[id]!, this.offsets[id + 1]!);
+    return this.runs.get(root);
   }
 }
+
+const familyParts = (name: string) => ({ keys: `${name}.roots`, offsets: `${name}.offsets`, values: `${name}.terms`, label: `family index ${name}` });
 
 /**
  * Portuguese derivational suffixes that turn a quality or feeling into its noun or adjective

@@ -11,6 +11,7 @@ import { THIRD_PERSON_PAST } from "../../reading/frames.js";
 import type { TopicLexicon } from "./topics.js";
 import { stretchMasses } from "../stretches.js";
 import { TermDictionary } from "../term-dictionary.js";
+import { StringRuns } from "../string-runs.js";
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../../index/snapshot.js";
 
 /** Document statistics of the collection the question is asked of (Bible or documents). */
@@ -222,11 +223,7 @@ export function wordsByTerm(texts: readonly string[]): (term: string) => readonl
  * between two offsets (what a snapshot keeps).
  */
 export class WordsByTerm {
-  private constructor(
-    private readonly terms: TermDictionary,
-    private readonly offsets: Int32Array,
-    private readonly words: readonly string[],
-  ) {}
+  private constructor(private readonly runs: StringRuns) {}
 
   static of(texts: readonly string[]): WordsByTerm {
     const map = new Map<string, string[]>();
@@ -242,35 +239,23 @@ export class WordsByTerm {
         else if (!list.includes(folded)) list.push(folded);
       }
     }
-    const { dictionary, sorted } = TermDictionary.fromTerms(map.keys());
-    const offsets = new Int32Array(sorted.length + 1);
-    const words: string[] = [];
-    sorted.forEach((term, id) => {
-      words.push(...map.get(term)!);
-      offsets[id + 1] = words.length;
-    });
-    return new WordsByTerm(dictionary, offsets, words);
+    return new WordsByTerm(StringRuns.of(map));
   }
 
   static read(snapshot: SnapshotReader, name: string): WordsByTerm {
-    const terms = TermDictionary.read(snapshot, `${name}.terms`);
-    const offsets = snapshot.i32(`${name}.offsets`);
-    const words = snapshot.strings(`${name}.words`);
-    if (offsets.length !== terms.size + 1 || offsets[terms.size] !== words.length) throw new SnapshotError(`bad word table ${name}`);
-    return new WordsByTerm(terms, offsets, words);
+    return new WordsByTerm(StringRuns.read(snapshot, wordParts(name)));
   }
 
   write(snapshot: SnapshotWriter, name: string): void {
-    this.terms.write(snapshot, `${name}.terms`);
-    snapshot.put(`${name}.offsets`, this.offsets);
-    snapshot.putStrings(`${name}.words`, this.words);
+    this.runs.write(snapshot, wordParts(name));
   }
 
   get(term: string): readonly string[] {
-    const id = this.terms.idOf(term);
-    return id < 0 ? [] : this.words.slice(this.offsets[id]!, this.offsets[id + 1]!);
+    return this.runs.get(term) ?? [];
   }
 }
+
+const wordParts = (name: string) => ({ keys: `${name}.terms`, offsets: `${name}.offsets`, values: `${name}.words`, label: `word table ${name}` });
 
 /**
  * A lookup from each folded word to the share of its mid-sentence occurrences written
