@@ -15,6 +15,7 @@ import { AIDS_SNAPSHOT } from "../src/app/retrieval/aids-snapshot.js";
 import { ENGINE_SNAPSHOT, engineSnapshotKey, snapshotAfterIndexing } from "../src/app/retrieval/engine-snapshot.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval/retrieval-aids.js";
+import { prefetchSnapshot } from "../src/app/retrieval/snapshot-prefetch.js";
 import { readSettings } from "../src/config/settings.js";
 import { SnapshotReader, SnapshotWriter } from "../src/core/index/snapshot.js";
 import type { SearchEngine } from "../src/core/retrieval/engine.js";
@@ -152,6 +153,34 @@ describe("a stale snapshot", () => {
       expect(fresh.snapshot.state).toBe("loaded");
       const rebuilt = await loadEngine(store, settings, {}, { snapshot: "ignore" });
       expect(JSON.stringify(await fresh.engine.search("a luz e o jardim", { k: 5, explain: true }))).toBe(JSON.stringify(await rebuilt.engine.search("a luz e o jardim", { k: 5, explain: true })));
+    } finally {
+      store.close();
+    }
+  }, 300_000);
+});
+
+describe("a snapshot read ahead on a worker thread", () => {
+  it("is what the store reads: the same bytes and key, the same verdict on damage, nothing for a missing one, and an error for a file that is not there", async () => {
+    const { dataDir, store } = await smallIndex();
+    try {
+      const settings = readSettings({ DATA_DIR: dataDir });
+      const ahead = await prefetchSnapshot(store.location, ENGINE_SNAPSHOT);
+      const here = store.loadSnapshot(ENGINE_SNAPSHOT);
+      expect(ahead && "data" in ahead).toBe(true);
+      expect(ahead).toEqual(here);
+      expect(Buffer.isBuffer(ahead && "data" in ahead ? ahead.data : undefined)).toBe(true);
+      // The engine loads from the bytes read ahead, and answers as when it read them itself.
+      const loaded = await loadEngine(store, settings, {}, { prefetched: prefetchSnapshot(store.location, ENGINE_SNAPSHOT) });
+      expect(loaded.snapshot.state).toBe("loaded");
+      const itself = await loadEngine(store, settings);
+      expect(JSON.stringify(await loaded.engine.search("a luz", { k: 5 }))).toBe(JSON.stringify(await itself.engine.search("a luz", { k: 5 })));
+      expect(await prefetchSnapshot(store.location, "no-such-snapshot")).toBeUndefined();
+      store.db.prepare("UPDATE snapshots SET crc32 = crc32 + 1 WHERE name = ?").run(ENGINE_SNAPSHOT);
+      expect(await prefetchSnapshot(store.location, ENGINE_SNAPSHOT)).toEqual({ key: here!.key, damaged: "a soma de verificação não confere" });
+      await expect(prefetchSnapshot(path.join(dataDir, "missing.sqlite"), ENGINE_SNAPSHOT)).rejects.toThrow();
+      // A read ahead that failed is read again on this thread: the verdict is the store's own.
+      const fallback = await loadEngine(store, settings, {}, { prefetched: prefetchSnapshot(path.join(dataDir, "missing.sqlite"), ENGINE_SNAPSHOT) });
+      expect(fallback.snapshot).toMatchObject({ state: "rebuilt", reason: expect.stringMatching(/danificado \(a soma de verificação não confere\)/) });
     } finally {
       store.close();
     }

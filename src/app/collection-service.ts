@@ -31,7 +31,9 @@ import { collectionKey } from "../core/types.js";
 import { reloadCollection, type CollectionLogger, type CollectionReloadSummary } from "./index/collection-indexer.js";
 import { localCollectionHost, type CollectionSearchHost, type CollectionSummary } from "./grounding/collection-host.js";
 import type { ChatTurn } from "../core/chat/llm.js";
-import { CollectionError } from "../core/documents/errors.js";
+import { CollectionError, CollectionNotFoundError } from "../core/documents/errors.js";
+
+export { CollectionNotFoundError };
 import { printable } from "../core/printable.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import type { PreparedCollectionAnswer } from "./grounding/collection-host.js";
@@ -39,20 +41,6 @@ import type { PreparedCollectionAnswer } from "./grounding/collection-host.js";
 /** Progress of a collection's reload, named. */
 export type CollectionProgressListener = (collection: string, progress: IndexProgress) => void;
 
-export class CollectionNotFoundError extends Error {
-  readonly code = "collection_not_found";
-  constructor(
-    readonly collection: string,
-    available: readonly string[],
-  ) {
-    super(
-      `Coleção "${collection}" não encontrada.${available.length > 0 ? ` Coleções disponíveis: ${available.join(", ")}.` : " Nenhuma coleção configurada."}`,
-    );
-    this.name = "CollectionNotFoundError";
-  }
-}
-
-/** A reload that failed (the source's, the store's or the lock's code, or `collection_name_clash`). */
 export class CollectionReloadError extends CollectionError {}
 
 /** Every collection's reload, each on its own: what was reloaded, and what failed (the others went on). */

@@ -1,5 +1,5 @@
 import { CommanderError } from "commander";
-import { CollectionNotFoundError } from "../app/collection-service.js";
+import { CollectionNotFoundError } from "../core/documents/errors.js";
 import { SettingsError } from "../config/settings.js";
 import { EvalFileError } from "../core/retrieval/eval.js";
 import { printable } from "../core/printable.js";

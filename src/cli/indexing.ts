@@ -1,19 +1,23 @@
 import path from "node:path";
 import type { UnitStore } from "../adapters/index/store.js";
 import type { CollectionService } from "../app/collection-service.js";
-import { parseDenseChoice } from "../app/index/dense.js";
-import { indexCorpus, type IndexSummary } from "../app/index/indexer.js";
-import { snapshotAfterIndexing } from "../app/retrieval/engine-snapshot.js";
+import type { IndexSummary } from "../app/index/indexer.js";
 import type { Settings } from "../config/settings.js";
 import { printable } from "../core/printable.js";
 import { InputError } from "./errors.js";
 import { requireCorpusFiles, requireWritableDataDir } from "./folders.js";
 import { indexState } from "./index-state.js";
-import { createProgressReporter } from "./progress.js";
 
 /** Indexes CORPUS_DIR into the store, with the progress bar on stderr (when bars are allowed). */
 export async function runIndexing(settings: Settings, store: UnitStore): Promise<IndexSummary> {
   await requireCorpusFiles(settings.CORPUS_DIR);
+  // Loaded here, not at start: a search on a built index never needs the indexer, the USFX parser or the bar.
+  const [{ parseDenseChoice }, { indexCorpus }, { snapshotAfterIndexing }, { createProgressReporter }] = await Promise.all([
+    import("../app/index/dense.js"),
+    import("../app/index/indexer.js"),
+    import("../app/retrieval/engine-snapshot.js"),
+    import("./progress.js"),
+  ]);
   const progress = createProgressReporter();
   try {
     return await indexCorpus({
@@ -73,6 +77,7 @@ export async function ensureCollection(collections: CollectionService, name: str
   if (loaded && loaded.chunks > 0) return;
   requireWritableDataDir(settings.DATA_DIR);
   console.error(`pastor: a coleção "${printable(name)}" ainda não foi lida; lendo sua fonte antes de responder (só desta vez)…`);
+  const { createProgressReporter } = await import("./progress.js");
   const progress = createProgressReporter();
   const [summary] = await collections.reload(name, (_collection, report) => progress.update({ ...report, source: name })).finally(() => progress.stop());
   if (!summary || summary.chunks === 0) throw new InputError(`a coleção "${name}" está vazia: nenhum trecho foi lido de sua fonte`);

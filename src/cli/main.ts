@@ -3,10 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadEngine } from "../app/retrieval/load-engine.js";
 import { loadSettings } from "../app/runtime.js";
-import { readBaseline, readRegistry, runQualitySets, setName, writeBaseline } from "../app/quality-check.js";
-import { compareWithBaseline, DEFAULT_TOLERANCE, resultsPage, type Baseline } from "../core/retrieval/quality.js";
+import type { Baseline } from "../core/retrieval/quality.js";
 import { findProjectRoot } from "../project-root.js";
 import { loadRetrievalAids } from "../app/retrieval/retrieval-aids.js";
+import { ENGINE_SNAPSHOT } from "../app/retrieval/engine-snapshot.js";
+import { prefetchSnapshot } from "../app/retrieval/snapshot-prefetch.js";
 import { SettingsError, type Settings } from "../config/settings.js";
 import { parseReference } from "../core/bible/references.js";
 import { evaluateRankings, parseEvalFile, type EvalReport } from "../core/retrieval/eval.js";
@@ -15,13 +16,12 @@ import type { SearchEngine, SearchMode, SearchResponse } from "../core/retrieval
 import { printable, printableJson } from "../core/printable.js";
 import { BIBLE_COLLECTION, isBibleCollection } from "../core/types.js";
 import { printCareNotice, printSnapshotNotice, printCompareTable, printDocumentResults, printEvalTable, printQualityCheck, printReloadFailures, printReloadSummary, printSearchResults } from "./format.js";
-import { CollectionService } from "../app/collection-service.js";
+import type { CollectionService } from "../app/collection-service.js";
 import type { DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import { configurePortuguese, withExamples } from "./commander-pt.js";
 import { EXIT_INPUT_FAILED, EXIT_USAGE, exitCodeFor, InputError, reportError, UsageError } from "./errors.js";
 import { requireWritableDataDir } from "./folders.js";
 import { ensureCollection, ensureIndex, printIndexErrors, runIndexing } from "./indexing.js";
-import { createProgressReporter } from "./progress.js";
 import { openCliStore } from "./store.js";
 import { lookupVerses, readPrimaryVerses } from "./verses.js";
 
@@ -102,11 +102,15 @@ function actionLabel(action: string): string {
 /** Runs `work` on the search engine, building the index first when it is empty (exit 1 if a corpus file failed). */
 async function withEngine<T>(settings: Settings, work: (engine: Awaited<ReturnType<typeof loadEngine>>["engine"]) => Promise<T>): Promise<T> {
   const store = await openCliStore(settings);
+  // The engine's snapshot is read on the second core while this thread checks the index and loads the aids.
+  const prefetched = settings.SNAPSHOTS && settings.VECTOR_STORE === "sqlite" ? prefetchSnapshot(store.location, ENGINE_SNAPSHOT) : undefined;
+  prefetched?.catch(() => undefined);
   try {
     const built = await ensureIndex(settings, store);
     if (built && built.errors.length > 0) process.exitCode = EXIT_INPUT_FAILED;
     const aids = await loadRetrievalAids(settings.SNAPSHOTS ? { store, snapshot: "save" } : {});
-    const loaded = await loadEngine(store, settings, aids, { snapshot: settings.SNAPSHOTS ? "save" : "ignore" });
+    // An index built just now has a snapshot the read ahead may have missed.
+    const loaded = await loadEngine(store, settings, aids, { snapshot: settings.SNAPSHOTS ? "save" : "ignore", prefetched: built ? undefined : prefetched });
     printSnapshotNotice(loaded.snapshot);
     return await work(loaded.engine);
   } finally {
@@ -165,6 +169,7 @@ withExamples(
   }
   const settings = loadSettings();
   requireWritableDataDir(settings.DATA_DIR);
+  const { createProgressReporter } = await import("./progress.js");
   const progress = createProgressReporter();
   const { summaries, failures } = await withCollections(settings, (collections) =>
     collections.reloadEach(options.collection, (collection, report) => progress.update({ ...report, source: collection })),
@@ -179,6 +184,7 @@ withExamples(
   else if (failed) process.exitCode = EXIT_INPUT_FAILED;
 });
 async function withCollections<T>(settings: Settings, work: (collections: CollectionService) => Promise<T>): Promise<T> {
+  const { CollectionService } = await import("../app/collection-service.js");
   const collections = new CollectionService(settings, {
     info: () => undefined,
     warn: (event, fields) => console.error(`aviso: ${printable(String(fields?.message ?? event))}`),
@@ -376,6 +382,10 @@ interface EvalOptions {
 async function checkQuality(settings: Settings, options: EvalOptions): Promise<void> {
   const evalDir = path.join(findProjectRoot(), "eval");
   const baselineFile = path.join(evalDir, "baseline.json");
+  const [{ readBaseline, readRegistry, runQualitySets, setName, writeBaseline }, { compareWithBaseline, DEFAULT_TOLERANCE, resultsPage }] = await Promise.all([
+    import("../app/quality-check.js"),
+    import("../core/retrieval/quality.js"),
+  ]);
   const registry = await readRegistry(evalDir);
   const unknown = (options.sets ?? []).filter((name) => !registry.sets.some((set) => setName(set) === name));
   if (unknown.length > 0) throw new UsageError(`conjunto desconhecido em --sets: ${unknown.join(", ")} (veja eval/registry.json)`);

@@ -37,9 +37,10 @@ export function pastorBuilt(args: string[], env: Record<string, string> = {}): P
 
 /** Compiles dist/ (tsc) when a source file is newer than the compiled CLI, so bin/pastor.js runs the current code. */
 export function ensureBuilt(): void {
-  const built = existsSync(path.join(ROOT, "dist/cli/main.js")) ? statSync(path.join(ROOT, "dist/cli/main.js")).mtimeMs : 0;
-  if (built >= newestUnder(path.join(ROOT, "src"))) return;
-  execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
+  const built = (file: string) => (existsSync(path.join(ROOT, file)) ? statSync(path.join(ROOT, file)).mtimeMs : 0);
+  const newest = Math.max(newestUnder(path.join(ROOT, "src")), built("scripts/bundle-cli.mjs"));
+  if (built("dist/cli/main.js") < newest) execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
+  if (built("dist/bundle/main.js") < built("dist/cli/main.js")) execFileSync(process.execPath, ["scripts/bundle-cli.mjs"], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
 }
 
 function newestUnder(folder: string): number {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type Database from "better-sqlite3";
 import { BIBLE_COLLECTION } from "../../core/types.js";
 import { bibleStoreFile, collectionStoreFile } from "./collection-names.js";
+import { readSnapshotRow } from "./snapshot-row.js";
 import { openSqliteFile, writeTransaction } from "./sqlite-connection.js";
 import { readManifest, writeManifest, MANIFEST_TABLE_SQL } from "./sqlite-manifest.js";
 import { migrateLegacyTables, type LegacyMigration } from "./sqlite-legacy.js";
@@ -304,10 +305,7 @@ export class SqliteUnitStore implements UnitStore {
   }
 
   loadSnapshot(name: string): StoredSnapshot | undefined {
-    const row = this.db.prepare("SELECT key, crc32, bytes FROM snapshots WHERE name = ?").get(name) as { key: string; crc32: number; bytes: Buffer } | undefined;
-    if (!row) return undefined;
-    if (!Buffer.isBuffer(row.bytes) || crc32(row.bytes) !== row.crc32) return { key: row.key, damaged: "a soma de verificação não confere" };
-    return { key: row.key, data: row.bytes };
+    return readSnapshotRow(this.db, name);
   }
 
   snapshotKey(name: string): string | undefined {

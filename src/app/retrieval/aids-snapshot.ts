@@ -32,7 +32,7 @@ import { STORIES_FILE, TOPICS_FILE } from "./topics-file.js";
 
 export const AIDS_SNAPSHOT = "retrieval-aids";
 /** Bump when a structure saved here is built differently. */
-export const AIDS_SNAPSHOT_VERSION = 1;
+export const AIDS_SNAPSHOT_VERSION = 2;
 
 /** The aids a snapshot holds, ready to use. */
 export interface SnapshotAids {
@@ -95,6 +95,10 @@ function encode(aids: SnapshotAids, key: string): Uint8Array {
   snapshot.put("crossReferences.targetStart", columns.targetStart);
   snapshot.put("crossReferences.targetEnd", columns.targetEnd);
   snapshot.put("crossReferences.votes", new Uint16Array(columns.votes.buffer, columns.votes.byteOffset, columns.votes.length));
+  const inbound = aids.crossReferences.inboundTable();
+  snapshot.put("crossReferences.inbound.chapterOffset", inbound.chapterOffset);
+  snapshot.put("crossReferences.inbound.chapterLength", new Uint16Array(inbound.chapterLength.buffer, inbound.chapterLength.byteOffset, inbound.chapterLength.length));
+  snapshot.put("crossReferences.inbound.values", inbound.values);
   aids.scope.stems.write(snapshot, "scope.stems");
   aids.scope.lexicons.topics.write(snapshot, "scope.topics");
   aids.topics.write(snapshot, "topics");
@@ -111,8 +115,13 @@ function decode(bytes: Uint8Array, key: string, files: AidFiles): SnapshotAids {
   const targetStart = snapshot.i32("crossReferences.targetStart");
   const targetEnd = snapshot.i32("crossReferences.targetEnd");
   const links = votes.length;
+  const chapterOffset = snapshot.i32("crossReferences.inbound.chapterOffset");
+  const chapterLength = snapshot.u16("crossReferences.inbound.chapterLength");
+  const inboundValues = snapshot.f64("crossReferences.inbound.values");
   const fits = offsets.length === sources.length + 1 && offsets[sources.length] === links && targetStart.length === links && targetEnd.length === links;
-  if (!fits) throw new SnapshotError("retrieval aids snapshot: bad cross references");
+  if (!fits || chapterLength.length !== chapterOffset.length) throw new SnapshotError("retrieval aids snapshot: bad cross references");
+  let inboundMax = 0;
+  for (const value of inboundValues) if (value > inboundMax) inboundMax = value;
   const topics = parseTopicsFile(files.topics.text, files.topics.file);
   const stories = parseTopicsFile(files.stories.text, files.stories.file);
   let lexicon: Lexicon;
@@ -141,7 +150,10 @@ function decode(bytes: Uint8Array, key: string, files: AidFiles): SnapshotAids {
   }
   return {
     lexicon,
-    crossReferences: new CrossReferenceIndex({ sources, offsets, targetStart, targetEnd, votes: new Int16Array(votes.buffer) }),
+    crossReferences: new CrossReferenceIndex(
+      { sources, offsets, targetStart, targetEnd, votes: new Int16Array(votes.buffer, votes.byteOffset, votes.length) },
+      { chapterOffset, chapterLength: new Int16Array(chapterLength.buffer, chapterLength.byteOffset, chapterLength.length), values: inboundValues, max: inboundMax },
+    ),
     scope: scopeResources(files.scope, TermDictionary.read(snapshot, "scope.stems"), TopicLexicon.read(snapshot, "scope.topics")),
     topics: new TopicalIndex(topics, undefined, TopicalIndex.read(snapshot, "topics", topics.length)),
     stories: new TopicalIndex(stories, storyTerms, TopicalIndex.read(snapshot, "stories", stories.length)),

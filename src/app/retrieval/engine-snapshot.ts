@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { loadIndexedVerses, type IndexedVerse } from "../../adapters/index/bible-units.js";
-import type { UnitStore } from "../../adapters/index/store.js";
+import type { StoredSnapshot, UnitStore } from "../../adapters/index/store.js";
 import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import { withinVerseBounds } from "../../core/bible/bounds.js";
 import { SnapshotError } from "../../core/index/snapshot.js";
@@ -120,12 +120,13 @@ async function storedMatrix(store: UnitStore, stored: readonly { id: number }[])
 export type SnapshotRead = { snapshot: EngineSnapshot } | { reason: string };
 
 /** The stored snapshot when it is the store's current one and reads whole; otherwise why not (Portuguese). */
-export async function readEngineSnapshot(store: UnitStore): Promise<SnapshotRead> {
+export async function readEngineSnapshot(store: UnitStore, prefetched?: Promise<StoredSnapshot | undefined>): Promise<SnapshotRead> {
   // The keys first: a stale snapshot's bytes are never read.
   const [storedKey, current] = [await store.snapshotKey(ENGINE_SNAPSHOT), await engineSnapshotKey(store)];
   if (storedKey === undefined) return { reason: "não há retrato do índice salvo" };
   if (storedKey !== current) return { reason: "o retrato do índice é de uma versão anterior do índice" };
-  const stored = await store.loadSnapshot(ENGINE_SNAPSHOT);
+  // A read ahead that failed (its thread could not open the file) is done again here.
+  const stored = (await prefetched?.catch(() => undefined)) ?? (await store.loadSnapshot(ENGINE_SNAPSHOT));
   if (!stored) return { reason: "não há retrato do índice salvo" };
   if ("damaged" in stored) return { reason: `o retrato do índice está danificado (${stored.damaged})` };
   if (stored.key !== current) return { reason: "o retrato do índice é de uma versão anterior do índice" };

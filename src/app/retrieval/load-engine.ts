@@ -1,4 +1,4 @@
-import { StoreError, type UnitStore } from "../../adapters/index/store.js";
+import { StoreError, type StoredSnapshot, type UnitStore } from "../../adapters/index/store.js";
 import { loadIndexedVerses } from "../../adapters/index/bible-units.js";
 import { withinVerseBounds } from "../../core/bible/bounds.js";
 import type { Embedder } from "../../core/index/embedder.js";
@@ -35,6 +35,8 @@ export interface LoadOptions {
    * index as before snapshots (the other workers, a read-only store); "ignore" never reads one.
    */
   snapshot?: "save" | "build" | "ignore";
+  /** The engine's stored snapshot, already being read (`snapshot-prefetch.ts`): used instead of reading it here, when it reads. */
+  prefetched?: Promise<StoredSnapshot | undefined> | undefined;
 }
 
 export const PRIMARY_SOURCE = "por-blivre.usfx.xml";
@@ -71,7 +73,7 @@ export async function loadEngine(
   const mode = options.snapshot ?? "build";
   const searchSettings: SearchSettings = { ...DEFAULT_SEARCH_SETTINGS, ...retrievalSettingsFrom(settings), ...extra.searchSettings };
   if (mode === "ignore") return { ...(await buildEngine(store, settings, extra, searchSettings)), snapshot: { state: "rebuilt", reason: "retrato ignorado", saved: false, ms: elapsed(started) } };
-  let read: { snapshot: EngineSnapshot } | { reason: string } = await readEngineSnapshot(store);
+  let read: { snapshot: EngineSnapshot } | { reason: string } = await readEngineSnapshot(store, options.prefetched);
   if ("snapshot" in read) {
     const loaded = await fromSnapshot(store, settings, extra, searchSettings, read.snapshot);
     if ("engine" in loaded) return { ...loaded, snapshot: { state: "loaded", ms: elapsed(started) } };

@@ -82,7 +82,7 @@ export interface CrossReferenceParseStats {
 }
 
 /** Inbound votes per verse, dense: `values[chapterOffset[chapterKey] + verse - 1]`; `max` is the highest. */
-interface InboundTable {
+export interface InboundTable {
   chapterOffset: Int32Array;
   chapterLength: Int16Array;
   values: Float64Array;
@@ -93,8 +93,10 @@ export class CrossReferenceIndex {
   private readonly data: CrossReferenceColumns;
   private inbound: InboundTable | undefined;
 
-  constructor(columns: CrossReferenceColumns) {
+  /** `inbound`, when given, is the table {@link inboundTable} made from these same columns (read from a snapshot). */
+  constructor(columns: CrossReferenceColumns, inbound?: InboundTable) {
     this.data = { ...columns };
+    this.inbound = inbound;
   }
 
   /** Number of links. */
@@ -179,7 +181,8 @@ export class CrossReferenceIndex {
     return -1;
   }
 
-  private inboundTable(): InboundTable {
+  /** The inbound votes of every verse, made on first use (what a snapshot keeps, so a start does not sum 340,000 links again). */
+  inboundTable(): InboundTable {
     if (this.inbound) return this.inbound;
     const { sources, targetStart, targetEnd, votes } = this.data;
     // Chapter lengths as seen in the data; chapter key = bookIndex * 1000 + chapter.

@@ -9,3 +9,19 @@ export class CollectionError<Code extends string = string> extends Error {
     this.name = new.target.name;
   }
 }
+
+/** A collection asked for by name that is not there; the message names the ones there are. */
+export class CollectionNotFoundError extends Error {
+  readonly code = "collection_not_found";
+  constructor(
+    readonly collection: string,
+    available: readonly string[],
+  ) {
+    super(
+      `Coleção "${collection}" não encontrada.${available.length > 0 ? ` Coleções disponíveis: ${available.join(", ")}.` : " Nenhuma coleção configurada."}`,
+    );
+    this.name = "CollectionNotFoundError";
+  }
+}
+
+/** A reload that failed (the source's, the store's or the lock's code, or `collection_name_clash`). */

@@ -62,7 +62,7 @@
  * pieces of 64 K characters, so a limit is never overshot by more than one piece; what an
  * error message echoes from the file is cut at 300 characters.
  */
-import { SaxesParser, type SaxesTagPlain } from "saxes";
+import type { SaxesParser, SaxesTagPlain } from "saxes";
 import { MAX_BRIDGE_VERSES, MAX_CHAPTER, MAX_VERSE } from "../bible/bounds.js";
 import type { Verse } from "../types.js";
 import { isCanonical } from "./canon.js";
@@ -359,7 +359,9 @@ export async function* parseUsfx(
 ): AsyncGenerator<Verse> {
   const { source, onBook } = options;
   const limits: UsfxLimits = { ...USFX_LIMITS, ...options.limits };
-  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  // Loaded on the first parse: a process that only searches never reads USFX.
+  const { SaxesParser: Parser } = await import("saxes");
+  const parser: SaxesParser<{ xmlns: false; position: true }> = new Parser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const decoder = new TextDecoder("utf-8", { fatal: true });
 
   let sawRoot = false;
