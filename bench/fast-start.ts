@@ -10,7 +10,8 @@
  * - hybrid search p50/p95 of the dev questions (k = 10), each engine beside SQLite FTS5 in the
  *   same loop;
  * - replica start on Chroma (skipped without `npm run setup:chroma`): the same probe against a
- *   shared store, on the Bible and on BENCH_REPLICA_UNITS generated verses (e.g. 100000).
+ *   shared store, on the Bible and on BENCH_REPLICA_UNITS generated verses (e.g. 100000; past
+ *   495,000 in several files); BENCH_ONLY=replicas measures only these.
  *
  *   npx tsx bench/fast-start.ts        (or `npm run bench`, which runs every benchmark)
  */
@@ -168,7 +169,14 @@ async function latency(beforeDir: string, dataBefore: string, dataAfter: string)
   };
 }
 
-/** A generated corpus of `verses` verses (the Bible's books, its words shuffled), for the replica at scale. */
+/** The most verses one generated file holds: the Bible's 66 books of 150 chapters of 50 verses. */
+const VERSES_PER_FILE = BOOKS.length * 150 * 50;
+
+/**
+ * A generated corpus of `verses` verses (the Bible's books, its words shuffled), for the replica
+ * at scale: as many files (translations, to the index) as the size needs, each at most
+ * VERSES_PER_FILE verses, filled book by book.
+ */
 function generatedCorpus(verses: number): string {
   const words = readFileSync(path.join(ROOT, "corpus/por-blivre.usfx.xml"), "utf8")
     .replace(/<[^>]+>/g, " ")
@@ -177,19 +185,22 @@ function generatedCorpus(verses: number): string {
   let seed = 12345;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const dir = tempDir("pastor-bench-generated-");
-  const books: Record<string, { name: string; chapters: string[][] }> = {};
-  // The Bible's 66 books, each with as many chapters of 50 verses as the size asks (up to 150).
   const perChapter = 50;
-  const chaptersPerBook = Math.min(150, Math.ceil(verses / perChapter / BOOKS.length));
-  let left = verses;
-  for (const book of BOOKS) {
-    const chapters: string[][] = [];
-    for (let c = 0; c < chaptersPerBook && left > 0; c++, left -= perChapter) {
-      chapters.push(Array.from({ length: Math.min(perChapter, left) }, () => Array.from({ length: 12 + Math.floor(next() * 20) }, () => words[Math.floor(next() * words.length)]).join(" ") + "."));
+  for (let file = 0, left = verses; left > 0; file++) {
+    const inFile = Math.min(left, VERSES_PER_FILE);
+    const books: Record<string, { name: string; chapters: string[][] }> = {};
+    const chaptersPerBook = Math.min(150, Math.ceil(inFile / perChapter / BOOKS.length));
+    let fileLeft = inFile;
+    for (const book of BOOKS) {
+      const chapters: string[][] = [];
+      for (let c = 0; c < chaptersPerBook && fileLeft > 0; c++, fileLeft -= perChapter) {
+        chapters.push(Array.from({ length: Math.min(perChapter, fileLeft) }, () => Array.from({ length: 12 + Math.floor(next() * 20) }, () => words[Math.floor(next() * words.length)]).join(" ") + "."));
+      }
+      if (chapters.length > 0) books[book.code] = { name: book.name, chapters };
     }
-    if (chapters.length > 0) books[book.code] = { name: book.name, chapters };
+    writeFile(dir, `generated-${file + 1}.usfx.xml`, makeUsfx(books));
+    left -= inFile;
   }
-  writeFile(dir, "generated.usfx.xml", makeUsfx(books));
   return dir;
 }
 
@@ -255,5 +266,8 @@ export async function runFastStartBench(): Promise<Record<string, unknown>> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(JSON.stringify(await runFastStartBench(), null, 2));
+  // BENCH_ONLY=replicas: only the replica starts (at 1M generated verses the indexing alone takes an hour).
+  const only = process.env.BENCH_ONLY === "replicas";
+  if (only) ensureBuilt();
+  console.log(JSON.stringify(only ? { before: BEFORE, replicaStart: await replicas(beforeCheckout(BEFORE)) } : await runFastStartBench(), null, 2));
 }
