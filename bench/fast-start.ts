@@ -10,8 +10,8 @@
  * - hybrid search p50/p95 of the dev questions (k = 10), each engine beside SQLite FTS5 in the
  *   same loop;
  * - replica start on Chroma (skipped without `npm run setup:chroma`): the same probe against a
- *   shared store, on the Bible and on BENCH_REPLICA_UNITS generated verses (e.g. 100000; past
- *   495,000 in several files); BENCH_ONLY=replicas measures only these.
+ *   shared store, on the Bible and on BENCH_REPLICA_UNITS generated verses (e.g. 100000; more
+ *   in several files of at most 100,000); BENCH_ONLY=replicas measures only these.
  *
  *   npx tsx bench/fast-start.ts        (or `npm run bench`, which runs every benchmark)
  */
@@ -28,6 +28,7 @@ import { loadRetrievalAids } from "../src/app/retrieval/retrieval-aids.js";
 import { readSettings } from "../src/config/settings.js";
 import { analyze } from "../src/core/analysis/index.js";
 import { BOOKS } from "../src/core/bible/books.js";
+import { USFX_LIMITS } from "../src/core/sources/usfx.js";
 import type { SearchEngine } from "../src/core/retrieval/engine.js";
 import { parseEvalFile } from "../src/core/retrieval/eval.js";
 import { chromaInstalled, startChromaServer } from "../test/support/chroma.js";
@@ -169,8 +170,8 @@ async function latency(beforeDir: string, dataBefore: string, dataAfter: string)
   };
 }
 
-/** The most verses one generated file holds: the Bible's 66 books of 150 chapters of 50 verses. */
-const VERSES_PER_FILE = BOOKS.length * 150 * 50;
+/** The most verses one generated file holds: what the parser accepts of one file, within the Bible's 66 books of 150 chapters of 50 verses. */
+const VERSES_PER_FILE = Math.min(USFX_LIMITS.versesPerFile, BOOKS.length * 150 * 50);
 
 /**
  * A generated corpus of `verses` verses (the Bible's books, its words shuffled), for the replica
