@@ -49,3 +49,34 @@ describe("the stretches of text that hold a recalled story, on the real Bible in
     }
   });
 });
+
+describe("a verse typed as it is, without asking where it is written, on the real Bible index", () => {
+  let bible: Awaited<ReturnType<typeof openBibleEngine>>;
+  beforeAll(async () => {
+    bible = await openBibleEngine();
+  }, 240_000);
+  afterAll(async () => {
+    await bible?.close();
+  });
+
+  it("is read as a quotation when a verse holds nearly all of it, that verse first", async () => {
+    for (const [typed, verse] of [
+      ["ninguém pode servir a dois senhores", "MAT 6:24"],
+      ["bem-aventurados os mansos, porque herdarão a terra", "MAT 5:5"],
+    ] as const) {
+      const found = await bible.engine.search(typed, { k: 10 });
+      expect(found.reading?.kind, typed).toBe("quotation_check");
+      expect(found.reading?.quotation).toMatchObject({ verdict: "found", verses: [verse] });
+      expect(found.results[0], typed).toMatchObject({ ref: verse, via: ["quotation"] });
+    }
+  });
+
+  it("leaves a story told in the Bible's words, a theme and a situation to their own readings", async () => {
+    // "o batismo de Jesus no rio Jordão" shares most of its words with Marcos 1:4–5, and is a story.
+    for (const query of ["o batismo de Jesus no rio Jordão", "Jesus expulsou os vendilhões do templo", "estou com medo de perder meu emprego e não sei o que fazer"]) {
+      const found = await bible.engine.search(query, { k: 10 });
+      expect(found.reading?.kind, query).toBe("question");
+      expect(found.reading?.quotation, query).toBeUndefined();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { SHORT_STEM_RULE } from "../analysis/index.js";
+import { analyze, SHORT_STEM_RULE } from "../analysis/index.js";
 import { bookByCode } from "../bible/books.js";
 import { withinVerseBounds } from "../bible/bounds.js";
 import { MAX_REFERENCE_SPANS } from "../bible/reference-limits.js";
@@ -116,6 +116,15 @@ interface RankPlan {
 
 /** A passage asked for by reference is quoted whole up to this many verses ("Salmos 23"). */
 const QUOTED_PASSAGE_VERSES = 30;
+/**
+ * A plain question with this many words of weight is also checked as a saying: a verse typed as
+ * it is ("Se Deus é por nós, quem será contra nós?") is answered as a quotation when a verse
+ * holds nearly all of it (`TYPED_VERSE`: its weight and its word pairs as they are). Without a
+ * frame asking where it is written, less than that stays a question: "o batismo de Jesus no rio
+ * Jordão" shares many words with Marcos 1:4 and is a story, not a quotation.
+ */
+const TYPED_VERSE_MIN_TERMS = 4;
+const TYPED_VERSE = { coverage: 0.9, phrase: 0.7, reach: { lexical: 5, dense: 0 } };
 /** A passage explained: the verses before and after it that carry its sense, and its strongest links. */
 const EXPLAIN_BEFORE = 3;
 const EXPLAIN_AFTER = 1;
@@ -387,8 +396,14 @@ export class SearchEngine {
     const remainder = matches.length > 0 ? stripSpans(query, matches) : query;
     const plan = this.planOf(remainder, kind, reading);
     let check: QuotationCheck | undefined;
-    const found = await this.rank(plan, mode, k, trace, kind.kind === "quotation_check" ? (first) => (check = checkQuotation(this.corpus, first, plan.query)) : undefined);
+    // A plain question long enough to be a verse typed from memory is checked too: a verse found is a quotation after all.
+    const typedVerse = kind.kind === "question" && referenceDocs.length === 0 && plan.profile === "plain" && plan.query === plan.asked && analyze(plan.query).length >= TYPED_VERSE_MIN_TERMS;
+    const checked = kind.kind === "quotation_check" || typedVerse;
+    const reach = typedVerse ? TYPED_VERSE.reach : undefined;
+    const found = await this.rank(plan, mode, k, trace, checked ? (first) => (check = checkQuotation(this.corpus, first, plan.query, undefined, reach)) : undefined);
     const seen = new Set(referenceDocs);
+    if (check && typedVerse && !(check.verdict === "found" && check.coverage >= TYPED_VERSE.coverage && check.phrase >= TYPED_VERSE.phrase)) check = undefined;
+    if (check && typedVerse) reading.kind = "quotation_check";
     if (check) {
       const { docs, ...measured } = check;
       reading.quotation = { ...measured, verses: docs.map((doc) => this.label(doc)) };

@@ -67,12 +67,22 @@ export const DEFAULT_QUOTATION_THRESHOLDS: QuotationThresholds = {
   shortPhrase: 0.2,
 };
 
-/** How many hits of each side are read. */
-const CANDIDATES = 20;
+/** How many hits of each side are read, by default. */
+const CANDIDATES = { lexical: 20, dense: 20 };
 /** Weight of a lexicon partner of a saying's word (another translation's word for it). */
 const PARTNER_WEIGHT = 0.7;
 
-export function checkQuotation(corpus: VerseCorpus, first: FirstFusion, quote: string, thresholds: QuotationThresholds = DEFAULT_QUOTATION_THRESHOLDS): QuotationCheck {
+/**
+ * `reach`: how many hits of each side are scored (a verse typed word for word is among the
+ * first lexical hits, so the engine's check of a plain question reads only those).
+ */
+export function checkQuotation(
+  corpus: VerseCorpus,
+  first: FirstFusion,
+  quote: string,
+  thresholds: QuotationThresholds = DEFAULT_QUOTATION_THRESHOLDS,
+  reach: { lexical: number; dense: number } = CANDIDATES,
+): QuotationCheck {
   const lexical = corpus.lexical;
   const terms = [...new Set(analyze(quote))];
   const none: QuotationCheck = { quote, verdict: "absent", docs: [], coverage: 0, order: 0, similarity: 0, phrase: 0, terms: terms.length, mass: 0 };
@@ -91,7 +101,7 @@ export function checkQuotation(corpus: VerseCorpus, first: FirstFusion, quote: s
     partners.set(own, [...(partners.get(own) ?? []), ...expanded]);
   }
   const similarity = new Map(first.dense.map((hit) => [hit.doc, hit.similarity]));
-  const candidates = [...new Set([...first.lexical.slice(0, CANDIDATES).map((hit) => hit.doc), ...first.dense.slice(0, CANDIDATES).map((hit) => hit.doc)])];
+  const candidates = [...new Set([...first.lexical.slice(0, reach.lexical).map((hit) => hit.doc), ...first.dense.slice(0, reach.dense).map((hit) => hit.doc)])];
   let best: QuotationCheck = none;
   let bestScore = -1;
   for (const doc of candidates) {
