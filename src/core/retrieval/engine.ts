@@ -24,7 +24,7 @@ import { buildPrior, type CrossLinks, type EngineVerse, type VerseContext, type 
 import { VERSE_RERANKERS } from "./stages/verse-rerankers.js";
 import { crossReferenceCandidates, tellsOwnStory, VERSE_SOURCES } from "./stages/verse-sources.js";
 import { resolveKnowledge, type KnowledgeFinding } from "./stages/knowledge.js";
-import { checkQuotation, type QuotationCheck } from "./stages/quotation.js";
+import { checkQuotation, mayHold, type QuotationCheck } from "./stages/quotation.js";
 import { messageKind, type AssistantTopic, type MessageKind } from "../reading/kinds.js";
 import { assistantPassagesQuery } from "../reading/assistant-passages.js";
 import type { KnowledgeIndex } from "../knowledge/knowledge-index.js";
@@ -400,7 +400,12 @@ export class SearchEngine {
     const typedVerse = kind.kind === "question" && referenceDocs.length === 0 && plan.profile === "plain" && plan.query === plan.asked && analyze(plan.query).length >= TYPED_VERSE_MIN_TERMS;
     const checked = kind.kind === "quotation_check" || typedVerse;
     const reach = typedVerse ? TYPED_VERSE.reach : undefined;
-    const found = await this.rank(plan, mode, k, trace, checked ? (first) => (check = checkQuotation(this.corpus, first, plan.query, undefined, reach)) : undefined);
+    const verify = (first: FirstFusion) => {
+      // A typed verse must be held nearly whole by one of the first hits: most questions stop here.
+      if (typedVerse && !mayHold(this.corpus, first, plan.query, TYPED_VERSE.coverage, reach)) return;
+      check = checkQuotation(this.corpus, first, plan.query, undefined, reach);
+    };
+    const found = await this.rank(plan, mode, k, trace, checked ? verify : undefined);
     const seen = new Set(referenceDocs);
     if (check && typedVerse && !(check.verdict === "found" && check.coverage >= TYPED_VERSE.coverage && check.phrase >= TYPED_VERSE.phrase)) check = undefined;
     if (check && typedVerse) reading.kind = "quotation_check";

@@ -141,6 +141,29 @@ export function checkQuotation(
   return { ...best, verdict, docs: verdict === "found" || verdict === "near" ? best.docs : [] };
 }
 
+/**
+ * Whether any of the first hits (`reach`) may hold `coverage` of the saying's weight: its own
+ * words found count whole, the others at most as a lexicon partner would. False means
+ * `checkQuotation` cannot reach that coverage there, so a caller that needs it skips the check
+ * (the words' partners are the costly part of it).
+ */
+export function mayHold(corpus: VerseCorpus, first: FirstFusion, quote: string, coverage: number, reach: { lexical: number; dense: number } = CANDIDATES): boolean {
+  const lexical = corpus.lexical;
+  const terms = [...new Set(analyze(quote))];
+  if (!lexical || terms.length === 0) return false;
+  const idf = terms.map((term) => Math.max(0, lexical.index.idf(term)));
+  const total = idf.reduce((sum, value) => sum + value, 0);
+  if (total <= 0) return false;
+  const candidates = [...first.lexical.slice(0, reach.lexical).map((hit) => hit.doc), ...first.dense.slice(0, reach.dense).map((hit) => hit.doc)];
+  return candidates.some((doc) =>
+    spansFrom(corpus, doc).some((span) => {
+      const held = new Set(span.flatMap((d) => corpus.verses[d]!.terms));
+      const own = terms.reduce((sum, term, i) => sum + (held.has(term) ? idf[i]! : 0), 0);
+      return own + PARTNER_WEIGHT * (total - own) >= coverage * total;
+    }),
+  );
+}
+
 /** The pairs of consecutive words of a text (function words too), folded, each once. */
 function wordPairs(text: string): string[] {
   const words = foldAccents(text.toLowerCase()).match(/\p{L}+/gu) ?? [];
