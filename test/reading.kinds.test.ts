@@ -79,6 +79,18 @@ describe("a passage to explain or to quote", () => {
 
   it("searches a reference asked with a subject of its own", () => {
     expect(kindOf("Jo 3:16 e o amor de Deus pelos pecadores")).toBe("question");
+    expect(kindOf("Romanos 8 e a ansiedade do dia a dia no trabalho")).toBe("question");
+  });
+
+  it("explains a passage asked what it means in the asker's own words, or what it says of something", () => {
+    for (const message of [
+      "Romanos 12:2 significa que não posso ouvir nenhuma música do mundo?",
+      "o que quer dizer Eclesiastes 3:1, tudo tem seu tempo debaixo do céu",
+      "Apocalipse 3:20 está falando de salvação ou de comunhão?",
+      "Gálatas 5:22 fala do fruto ou dos frutos?",
+    ]) {
+      expect(kindOf(message), message).toBe("explain_passage");
+    }
   });
 });
 

@@ -162,11 +162,29 @@ function passageKind(text: MessageText, references: ReferenceMatch[]): MessageKi
   const quote = QUOTE.test(words.spelled);
   const frame = new Set((words.spelled.match(explain ? EXPLAIN : QUOTE)?.[0] ?? "").trim().split(" "));
   const own = words.words.map((word) => word.spelled).filter((word) => !PASSAGE_ASIDES.has(word) && !frame.has(word) && !/^\d+$/.test(word));
-  // "João 3:16 e o amor de Deus" asks something of its own: a search, as before.
-  if (own.length > 2) return undefined;
-  if (explain) return { kind: "explain_passage", references };
+  // "João 3:16 e o amor de Deus" asks something of its own: a search, as before. But what the
+  // passage itself means, asked of it with words of the asker's own ("Filipenses 4:13 significa
+  // que eu consigo qualquer coisa?", "o que significa Mateus 19:24, o camelo…"), is explained.
+  const ofThePassage = asksOfThePassage(text, references);
+  if (own.length > 2) return ofThePassage ? { kind: "explain_passage", references } : undefined;
+  if (explain || ofThePassage) return { kind: "explain_passage", references };
   if (quote || own.length === 0) return { kind: "quote_passage", references };
   return undefined;
+}
+
+/** A reference in the message as one word, to read what is said of it. */
+const PASSAGE_MARK = "passagemx";
+/** An explaining frame takes the passage as its object ("o que significa Mateus 19:24, …"), or the passage is the subject of "significa", "quer dizer", "está falando"… */
+const OF_THE_PASSAGE = new RegExp(
+  String.raw`${EXPLAIN.source.replace(/^\\s|\\s$/g, "")}\s(?:de\s|do\s|da\s|o\s|a\s|em\s)?${PASSAGE_MARK}\s|\s${PASSAGE_MARK}\s(?:significa|quer dizer|esta falando|esta dizendo|fala|diz|manda|ensina)\s`,
+  "u",
+);
+
+/** Whether the explaining is asked of the passage itself (see `OF_THE_PASSAGE`). */
+function asksOfThePassage(text: MessageText, references: readonly ReferenceMatch[]): boolean {
+  let marked = text.message;
+  for (const match of [...references].sort((a, b) => b.start - a.start)) marked = `${marked.slice(0, match.start)} ${PASSAGE_MARK} ${marked.slice(match.end)}`;
+  return OF_THE_PASSAGE.test(readText(marked).spelled);
 }
 
 function studyKind(text: MessageText): MessageKind | undefined {
