@@ -56,6 +56,8 @@ describe("a saying checked against the Bible", () => {
     ["Deus é o mesmo ontem, hoje e sempre — versículo?", "Deus é o mesmo ontem, hoje e sempre"],
     ["pelas suas pisaduras fomos sarados, é de Isaías?", "pelas suas pisaduras fomos sarados"],
     ["“A alegria do Senhor é a nossa força” está em Neemias?", "A alegria do Senhor é a nossa força"],
+    ["versículo que diz que Deus escreve certo por linhas tortas", "Deus escreve certo por linhas tortas"],
+    ["o amor cobre multidão de pecados, em que livro fala isso?", "o amor cobre multidão de pecados"],
   ])("%s → “%s”", (message, quote) => {
     expect(messageKind(message)).toEqual({ kind: "quotation_check", quote });
   });
@@ -63,6 +65,7 @@ describe("a saying checked against the Bible", () => {
   it("leaves themes and quotations without a frame to the search", () => {
     expect(quotationOf("onde a Bíblia fala sobre o perdão?")).toBeUndefined();
     expect(quotationOf("qual versículo fala sobre ansiedade")).toBeUndefined();
+    expect(quotationOf("versículo que fala de esperança")).toBeUndefined();
     expect(kindOf("amai os vossos inimigos")).toBe("question");
     expect(kindOf("o que Jesus disse sobre amar os inimigos?")).toBe("question");
   });

@@ -47,7 +47,7 @@ const SAYS = String.raw`(?:diz|dizem|fala|falam|se diz|se fala|esta escrito|ta e
 /** Frames that open a saying's check, the saying after them in the named group. */
 const QUOTATION_LEADS: readonly RegExp[] = [
   new RegExp(String.raw`^\s(?:e\s)?${WHERE}\s(?:(?:na|da)\sbiblia\s|a biblia\s)?${SAYS}\s(?:na biblia\s)?(?:que\s|:\s|para\s|pra\s|a\s)?(?<quote>.+)$`),
-  new RegExp(String.raw`^\s(?:e\s)?(?:tem|existe|ha)\s(?:algum\s|um\s)?(?:versiculo|texto|passagem|trecho)\s(?:na biblia\s)?(?:que\s)?(?:diz|fala|afirma)\s(?:que\s)(?<quote>.+)$`),
+  new RegExp(String.raw`^\s(?:e\s)?(?:(?:tem|existe|ha|qual e|qual)\s)?(?:algum\s|um\s|o\s)?(?:versiculo|texto|passagem|trecho)\s(?:na biblia\s|da biblia\s)?(?:que\s)?(?:diz|fala|afirma)\s(?:que\s)(?<quote>.+)$`),
   new RegExp(String.raw`^\s(?:e\s)?(?:a\s)?biblia\s(?:diz|fala|ensina|afirma)\s(?:mesmo\s|realmente\s|de verdade\s)?(?:que\s)?(?<quote>.+)$`),
   new RegExp(String.raw`^\s(?:e|eh|seria)\s(?:biblico|biblica)\s(?:dizer\s)?(?:que\s)?(?<quote>.+)$`),
   new RegExp(String.raw`^\s(?:isso|isto|essa frase|esse ditado)\s(?:esta|ta|existe|aparece)\s(?:escrito\s|escrita\s)?(?:na biblia|em algum versiculo)\s(?<quote>.+)$`),
@@ -60,7 +60,7 @@ const QUOTATION_TAILS: readonly RegExp[] = [
   /\s(?:jesus|paulo|deus|pedro|davi|salomao|moises|ele|a biblia)\s(?:que\s)?(?:falou|disse|escreveu|diz|fala)\s(?:isso\s)?(?:na biblia\s)?(?:onde\s|mesmo\s)?$/u,
   /\s(?:foi\s\p{L}+\sque\s(?:disse|falou|escreveu)|quem\s(?:disse|falou|escreveu)|qual\s(?:profeta|apostolo)\s(?:disse|falou|escreveu))\s(?:isso\s)?(?:onde\s)?$/u,
   /\s(?:isso\s|isto\s)?(?:(?:e|eh|esta|ta|fica)\s)?(?:em\s)?(?:que|qual)\s(?:parte|livro|evangelho|salmo|capitulo|versiculo|lugar)\s(?:da biblia\s)?(?:(?:e|eh|esta|ta|fica)\s)?$/u,
-  /\s(?:em\s)?(?:qual|que)\s(?:e\s)?(?:o\s|a\s)?(?:versiculo|livro|referencia|capitulo|evangelho|profeta|salmo|carta|passagem)\s(?:e\s(?:esse|essa|este|esta)\s)?(?:e\s)?(?:isso\s)?(?:jesus\s(?:diz|disse|fala|falou)\s(?:isso\s)?(?:\p{L}+\s){0,3})?$/u,
+  /\s(?:em\s)?(?:qual|que)\s(?:e\s)?(?:o\s|a\s)?(?:versiculo|livro|referencia|capitulo|evangelho|profeta|salmo|carta|passagem)\s(?:e\s(?:esse|essa|este|esta)\s)?(?:e\s)?(?:(?:fala|diz|esta|ta|aparece)\s)?(?:isso\s)?(?:jesus\s(?:diz|disse|fala|falou)\s(?:isso\s)?(?:\p{L}+\s){0,3})?$/u,
   /\s(?<book>\d?\s?\p{L}+)\s(?:capitulo|versiculo)\s(?:por favor\s)?$/u,
   /\s(?:versiculo|referencia|ref|capitulo)\s(?:por favor\s)?$/u,
   /\s(?:isso\s|isto\s)?(?:e|eh|seria|esta|ta|existe)\s(?:mesmo\s)?(?:um\s|o\s|a\s)?(?:versiculo|biblico|biblica|biblia|da biblia|na biblia|bibl(?:ia|ico)\smesmo|de (?:um\s)?salmo|um salmo|salmo|proverbio|proverbios|mandamento(?: da biblia)?|escrito na biblia)\s(?:mesmo\s|ne\s|isso\s)?$/u,
