@@ -160,6 +160,9 @@ export function stageOn(context: { settings: { off: readonly string[] } }, id: s
 /** Per verse, 0..1: log inbound cross-reference votes, normalised by the largest. */
 export function buildPrior(verses: readonly EngineVerse[], links: CrossLinks): Float32Array {
   const votes = verses.map((verse) => links.inboundVotes(verse.book, verse.chapter, verse.verse));
-  const max = Math.log1p(Math.max(0, ...votes));
+  // A loop, not Math.max(...votes): a spread of a million arguments overflows the stack.
+  let most = 0;
+  for (const vote of votes) if (vote > most) most = vote;
+  const max = Math.log1p(most);
   return Float32Array.from(votes, (v) => (max > 0 ? Math.log1p(Math.max(0, v)) / max : 0));
 }
