@@ -32,8 +32,6 @@ import { reloadCollection, type CollectionLogger, type CollectionReloadSummary }
 import { localCollectionHost, type CollectionSearchHost, type CollectionSummary } from "./grounding/collection-host.js";
 import type { ChatTurn } from "../core/chat/llm.js";
 import { CollectionError, CollectionNotFoundError } from "../core/documents/errors.js";
-
-export { CollectionNotFoundError };
 import { printable } from "../core/printable.js";
 import type { DocumentSearchOptions, DocumentSearchResponse } from "../core/retrieval/document-search.js";
 import type { PreparedCollectionAnswer } from "./grounding/collection-host.js";
@@ -41,6 +39,10 @@ import type { PreparedCollectionAnswer } from "./grounding/collection-host.js";
 /** Progress of a collection's reload, named. */
 export type CollectionProgressListener = (collection: string, progress: IndexProgress) => void;
 
+/** Where a caller of the service finds it (it lives in core, so the CLI's errors need not load the service). */
+export { CollectionNotFoundError };
+
+/** A reload that failed (the source's, the store's or the lock's code, or `collection_name_clash`). */
 export class CollectionReloadError extends CollectionError {}
 
 /** Every collection's reload, each on its own: what was reloaded, and what failed (the others went on). */

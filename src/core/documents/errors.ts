@@ -23,5 +23,3 @@ export class CollectionNotFoundError extends Error {
     this.name = "CollectionNotFoundError";
   }
 }
-
-/** A reload that failed (the source's, the store's or the lock's code, or `collection_name_clash`). */
