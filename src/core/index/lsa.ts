@@ -23,9 +23,9 @@
  */
 import { createHash } from "node:crypto";
 import { ANALYZER_VERSION, analyze, analyzeTokens } from "../analysis/analyze.js";
-import type { AccentRestorer } from "../analysis/analyze.js";
+import type { AccentRestorer, AnalyzedToken } from "../analysis/analyze.js";
 import type { Embedder, EmbedKind } from "./embedder.js";
-import { randomizedSvd } from "./linalg.js";
+import { randomizedSvd, type RandomizedSvdOptions, type TruncatedSvd } from "./linalg.js";
 import { LsaKernel } from "./lsa-kernel.js";
 import type { CsrMatrix } from "./linalg.js";
 
@@ -190,9 +190,7 @@ export class LsaModel {
   embedBags(bags: readonly TermBag[]): Float32Array[] {
     const found = foldInKernel(this);
     if (!found) return bags.map((bag) => this.embedBag(bag));
-    const { kernel, projection, acc, columns, weights, capacity } = found;
-    const k = this.dimensions;
-    const sums = kernel.f64(acc, k);
+    const { kernel, columns, weights, capacity } = found;
     const columnList = kernel.i32(columns, capacity);
     const weightList = kernel.f64(weights, capacity);
     return bags.map((bag) => {
@@ -207,12 +205,54 @@ export class LsaModel {
         columnList[count] = column;
         weightList[count++] = weight;
       }
-      kernel.run.foldIn(columns, weights, count, projection, k, acc);
-      let norm = 0;
-      for (const value of sums) norm += value * value;
-      if (norm === 0) return new Float32Array(k);
-      const inv = 1 / Math.sqrt(norm);
-      return Float32Array.from(sums, (value) => value * inv);
+      return foldInListed(this, found, count);
+    });
+  }
+
+  /** The columns of `terms` in the vocabulary, in their order: a part of {@link embedColumnBags}' documents. */
+  columnsOf(terms: readonly string[]): Int32Array {
+    const columns: number[] = [];
+    for (const term of terms) {
+      const column = this.vocabulary.get(term);
+      if (column !== undefined) columns.push(column);
+    }
+    return Int32Array.from(columns);
+  }
+
+  /**
+   * {@link embedBags} of documents given as weighted parts of columns ({@link columnsOf}): the
+   * vectors of the bags {@link weightedBag} would make of the parts' terms, to the bit, without
+   * making them (each column counted where it is first seen, its weights added in order).
+   */
+  embedColumnBags(documents: readonly (readonly WeightedColumns[])[]): Float32Array[] {
+    const m = this.terms.length;
+    const tf = new Float64Array(m);
+    const seen = new Int32Array(m).fill(-1);
+    const found = foldInKernel(this);
+    return documents.map((parts, document) => {
+      const order: number[] = [];
+      for (const { columns, weight } of parts) {
+        if (!(weight > 0)) continue;
+        for (const column of columns) {
+          if (seen[column] !== document) {
+            seen[column] = document;
+            tf[column] = 0;
+            order.push(column);
+          }
+          tf[column] = (tf[column] as number) + weight;
+        }
+      }
+      if (!found || order.length > found.capacity) return this.embedBag(new Map(order.map((column) => [this.terms[column]!, tf[column] as number])));
+      const columnList = found.kernel.i32(found.columns, found.capacity);
+      const weightList = found.kernel.f64(found.weights, found.capacity);
+      let count = 0;
+      for (const column of order) {
+        const weight = Math.log1p(tf[column] as number) * (this.idf[column] as number);
+        if (weight === 0) continue;
+        columnList[count] = column;
+        weightList[count++] = weight;
+      }
+      return foldInListed(this, found, count);
     });
   }
 
@@ -330,6 +370,21 @@ function foldInKernel(model: LsaModel): FoldInKernel | undefined {
   return found ?? undefined;
 }
 
+/** The fold-in of the `count` columns and weights listed in the kernel: the weighted sum of their rows, normalised. */
+function foldInListed(model: LsaModel, found: FoldInKernel, count: number): Float32Array {
+  const k = model.dimensions;
+  found.kernel.run.foldIn(found.columns, found.weights, count, found.projection, k, found.acc);
+  const sums = found.kernel.f64(found.acc, k);
+  let norm = 0;
+  for (let c = 0; c < k; c++) norm += (sums[c] as number) * (sums[c] as number);
+  const vector = new Float32Array(k);
+  if (norm === 0) return vector;
+  const inv = 1 / Math.sqrt(norm);
+  // Indexed loops: `Float32Array.from(sums, map)` calls back per entry (a third of an index run's fold-in).
+  for (let c = 0; c < k; c++) vector[c] = (sums[c] as number) * inv;
+  return vector;
+}
+
 /** Same as {@link LsaModel.deserialize}. */
 export function deserializeLsa(buffer: Uint8Array): LsaModel {
   return LsaModel.deserialize(buffer);
@@ -385,16 +440,55 @@ export function trainLsaFromTerms(
 export function trainLsaFromBags(bags: readonly TermBag[], options: LsaOptions = {}, onStats?: (stats: LsaTrainingStats) => void): LsaModel {
   const started = performance.now();
   const resolved = resolveOptions(options);
-  const digest = lsaDigest(
-    bags.map((bag) =>
-      [...bag.keys()]
-        .sort()
-        .map((term) => `${term}*${bag.get(term)}`)
-        .join(" "),
-    ),
-    resolved,
+  return trainFromBags(bags, resolved, bagsDigest(bags, resolved), started, onStats);
+}
+
+/** A randomized SVD run elsewhere (another thread): {@link randomizedSvd}'s inputs, its result to the bit. */
+export type SvdRunner = (matrix: CsrMatrix, rank: number, options: RandomizedSvdOptions) => Promise<TruncatedSvd>;
+
+/**
+ * As {@link trainLsaFromBags}, with the SVD (most of the training) run by `svd`: the digest of
+ * the bags is computed while it runs, and the caller's thread is free for other work until it
+ * ends. The same bags and options give the same model, to the bit, as the synchronous path.
+ */
+export async function trainLsaFromBagsWith(
+  bags: readonly TermBag[],
+  options: LsaOptions,
+  svd: SvdRunner,
+  onStats?: (stats: LsaTrainingStats) => void,
+): Promise<LsaModel> {
+  const started = performance.now();
+  const resolved = resolveOptions(options);
+  const problem = lsaProblem(bags, resolved, started);
+  const svdStarted = performance.now();
+  const running = svd(problem.matrix, problem.rank, svdOptions(resolved));
+  const digest = bagsDigest(bags, resolved);
+  const decomposed = await running;
+  return modelFromSvd(problem, decomposed, resolved, digest, { started, svdMs: performance.now() - svdStarted }, onStats);
+}
+
+/**
+ * The id's digest of weighted bags: every bag's terms sorted, with their weights. The terms are
+ * ranked once in the order `sort()` gives strings, so each bag sorts numbers (a third of the
+ * time of sorting its strings, on the Bible); the text digested is the same.
+ */
+function bagsDigest(bags: readonly TermBag[], options: ResolvedLsaOptions): string {
+  const distinct = new Set<string>();
+  for (const bag of bags) for (const term of bag.keys()) distinct.add(term);
+  const sorted = [...distinct].sort();
+  const rank = new Map(sorted.map((term, i) => [term, i]));
+  return lsaDigest(
+    bags.map((bag) => {
+      const ranks = Int32Array.from(bag.keys(), (term) => rank.get(term) as number).sort();
+      let text = "";
+      for (let i = 0; i < ranks.length; i++) {
+        const term = sorted[ranks[i] as number] as string;
+        text += `${i === 0 ? "" : " "}${term}*${bag.get(term)}`;
+      }
+      return text;
+    }),
+    options,
   );
-  return trainFromBags(bags, resolved, digest, started, onStats);
 }
 
 /**
@@ -403,7 +497,18 @@ export function trainLsaFromBags(bags: readonly TermBag[], options: LsaOptions =
  */
 export function lsaTerms(text: string, wordTerms: ReadonlySet<string>, restoreAccents?: AccentRestorer): string[] {
   if (wordTerms.size === 0) return analyze(text, restoreAccents);
-  return analyzeTokens(text, restoreAccents).map((token) => (wordTerms.has(token.surface) ? token.surface : token.term));
+  return lsaTokenTerms(analyzeTokens(text, restoreAccents), wordTerms);
+}
+
+/** {@link lsaTerms} of a text's tokens (`analyzeTokens`). */
+export function lsaTokenTerms(tokens: readonly AnalyzedToken[], wordTerms: ReadonlySet<string>): string[] {
+  return tokens.map((token) => (wordTerms.has(token.surface) ? token.surface : token.term));
+}
+
+/** A part of a document as model columns ({@link LsaModel.columnsOf}) and the weight of each occurrence. */
+export interface WeightedColumns {
+  columns: Int32Array;
+  weight: number;
 }
 
 /** Term → real-valued count: a document for LSA (see {@link weightedBag}). */
@@ -446,13 +551,19 @@ function lsaDigest(documents: readonly string[], options: ResolvedLsaOptions): s
   return hash.digest("hex").slice(0, 16);
 }
 
-function trainFromBags(
-  docCounts: readonly TermBag[],
-  options: ResolvedLsaOptions,
-  digest: string,
-  started: number,
-  onStats?: (stats: LsaTrainingStats) => void,
-): LsaModel {
+/** What the SVD is asked for: the weighted document×term matrix and what the model keeps of it. */
+interface LsaProblem {
+  matrix: CsrMatrix;
+  terms: string[];
+  idf: Float32Array;
+  /** Singular directions asked of the SVD (the dimensions, plus the first one when it is dropped). */
+  rank: number;
+  skip: number;
+  analyzeMs: number;
+}
+
+/** The document frequencies, the vocabulary that passes the filters, idf and the row-normalised matrix. */
+function lsaProblem(docCounts: readonly TermBag[], options: ResolvedLsaOptions, started: number): LsaProblem {
   const n = docCounts.length;
   // Document frequencies (a term counts in a document when its weight there is positive).
   const df = new Map<string, number>();
@@ -475,45 +586,69 @@ function trainFromBags(
   const idf = Float32Array.from(terms, (term) => Math.log(n / (df.get(term) as number)));
   const analyzeMs = performance.now() - started;
 
-  // The sparse document×term matrix, rows L2-normalised.
+  // The sparse document×term matrix, rows L2-normalised (columns ascending in each row).
+  let capacity = 0;
+  for (const counts of docCounts) capacity += counts.size;
   const indptr = new Int32Array(n + 1);
-  const indexList: number[] = [];
-  const valueList: number[] = [];
+  const indices = new Int32Array(capacity);
+  const values = new Float64Array(capacity);
+  const tfOf = new Float64Array(m);
+  let nnz = 0;
   docCounts.forEach((counts, row) => {
-    const entries: [number, number][] = [];
+    const start = nnz;
     for (const [term, tf] of counts) {
       const column = vocabulary.get(term);
-      if (column !== undefined && tf > 0) entries.push([column, Math.log1p(tf) * (idf[column] as number)]);
+      if (column === undefined || !(tf > 0)) continue;
+      tfOf[column] = tf;
+      indices[nnz++] = column;
     }
-    entries.sort((a, b) => a[0] - b[0]);
+    const columns = indices.subarray(start, nnz).sort();
     let norm = 0;
-    for (const [, weight] of entries) norm += weight * weight;
-    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (const [column, weight] of entries) {
-      indexList.push(column);
-      valueList.push(weight * inv);
+    for (let p = 0; p < columns.length; p++) {
+      const column = columns[p] as number;
+      const weight = Math.log1p(tfOf[column] as number) * (idf[column] as number);
+      values[start + p] = weight;
+      norm += weight * weight;
     }
-    indptr[row + 1] = indexList.length;
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let p = start; p < nnz; p++) values[p] = (values[p] as number) * inv;
+    indptr[row + 1] = nnz;
   });
-  const matrix: CsrMatrix = {
-    rows: n,
-    cols: m,
-    indptr,
-    indices: Int32Array.from(indexList),
-    values: Float64Array.from(valueList),
-  };
-
-  const svdStarted = performance.now();
+  const matrix: CsrMatrix = { rows: n, cols: m, indptr, indices: indices.slice(0, nnz), values: values.slice(0, nnz) };
   const skip = options.dropFirstComponent ? 1 : 0;
   const requested = Math.max(0, Math.min(options.dimensions, m, n - skip));
-  const svd = randomizedSvd(matrix, requested + skip, {
-    oversample: options.oversample,
-    powerIterations: options.powerIterations,
-    seed: options.seed,
-  });
-  const k = Math.max(0, svd.rank - skip);
-  const svdMs = performance.now() - svdStarted;
+  return { matrix, terms, idf, rank: requested + skip, skip, analyzeMs };
+}
 
+function svdOptions(options: ResolvedLsaOptions): RandomizedSvdOptions {
+  return { oversample: options.oversample, powerIterations: options.powerIterations, seed: options.seed };
+}
+
+function trainFromBags(
+  docCounts: readonly TermBag[],
+  options: ResolvedLsaOptions,
+  digest: string,
+  started: number,
+  onStats?: (stats: LsaTrainingStats) => void,
+): LsaModel {
+  const problem = lsaProblem(docCounts, options, started);
+  const svdStarted = performance.now();
+  const svd = randomizedSvd(problem.matrix, problem.rank, svdOptions(options));
+  return modelFromSvd(problem, svd, options, digest, { started, svdMs: performance.now() - svdStarted }, onStats);
+}
+
+/** The model from the SVD of its problem: the scaled, normalised projection rows. */
+function modelFromSvd(
+  problem: LsaProblem,
+  svd: TruncatedSvd,
+  options: ResolvedLsaOptions,
+  digest: string,
+  timing: { started: number; svdMs: number },
+  onStats?: (stats: LsaTrainingStats) => void,
+): LsaModel {
+  const { skip, terms, idf, matrix } = problem;
+  const m = terms.length;
+  const k = Math.max(0, svd.rank - skip);
   const singularValues = new Float32Array(k);
   const scale = new Float64Array(k);
   const largest = svd.singularValues[0] ?? 0;
@@ -538,7 +673,7 @@ function trainFromBags(
     id: `lsa:${MODEL_VERSION}:d${k}:${digest}`,
     options,
     analyzerVersion: ANALYZER_VERSION,
-    documentCount: n,
+    documentCount: matrix.rows,
     terms,
     idf,
     singularValues,
@@ -546,12 +681,12 @@ function trainFromBags(
     dimensions: k,
   });
   onStats?.({
-    documents: n,
+    documents: matrix.rows,
     vocabulary: m,
-    nonZeros: indexList.length,
-    analyzeMs,
-    svdMs,
-    totalMs: performance.now() - started,
+    nonZeros: matrix.indices.length,
+    analyzeMs: problem.analyzeMs,
+    svdMs: timing.svdMs,
+    totalMs: performance.now() - timing.started,
   });
   return model;
 }

@@ -55,22 +55,47 @@ const UNITS = "verses";
 
 /** Builds every structure the engine would build from these verses and vectors, and encodes them. */
 export function encodeEngineSnapshot(input: EngineSnapshotInput): Uint8Array {
-  const snapshot = new SnapshotWriter();
-  const windowsFrom = input.contextWindow !== undefined && windowsMatch(input.verses, input.contextWindow) ? input.contextWindow : undefined;
-  writeVerses(snapshot, input.verses, windowsFrom);
+  return finishEngineSnapshot(startEngineSnapshot(input.verses, input.contextWindow), input);
+}
+
+/**
+ * The part of a snapshot the verses alone decide (the verses, the lexical structures): built
+ * while the dense side is still being computed, then finished once with
+ * {@link finishEngineSnapshot}.
+ */
+export interface EngineSnapshotStart {
+  readonly verses: number;
+  readonly windowsFrom: number | undefined;
+  readonly writer: SnapshotWriter;
+  finished: boolean;
+}
+
+/** Writes the verses and the lexical structures (see {@link EngineSnapshotInput} for `contextWindow`). */
+export function startEngineSnapshot(verses: readonly EngineVerse[], contextWindow: number | undefined): EngineSnapshotStart {
+  const writer = new SnapshotWriter();
+  const windowsFrom = contextWindow !== undefined && windowsMatch(verses, contextWindow) ? contextWindow : undefined;
+  writeVerses(writer, verses, windowsFrom);
   // The engine's one silo over the verses (engine.ts: `new UnitSearch(verses, VERSE_SHAPE, …)`, no silo per unit).
-  const search = new UnitSearch(input.verses, { keyOf: () => "", staleVectors: "" }, undefined, {}, DEFAULT_SEARCH_SETTINGS);
-  search.write(snapshot, UNITS);
+  const search = new UnitSearch(verses, { keyOf: () => "", staleVectors: "" }, undefined, {}, DEFAULT_SEARCH_SETTINGS);
+  search.write(writer, UNITS);
+  return { verses: verses.length, windowsFrom, writer, finished: false };
+}
+
+/** Adds the vectors and the key to a started snapshot and encodes it (once). */
+export function finishEngineSnapshot(start: EngineSnapshotStart, input: Pick<EngineSnapshotInput, "key" | "dense">): Uint8Array {
+  if (start.finished) throw new Error("engine snapshot: finished twice");
+  start.finished = true;
+  const { writer, windowsFrom } = start;
   const dense = input.dense;
   if (dense) {
-    if (dense.matrix.length !== input.verses.length * dense.dimensions) throw new RangeError("snapshot: the vector matrix does not fit the verses");
-    snapshot.put("dense.matrix", dense.matrix);
-    new VectorIndex(dense.matrix, dense.dimensions, { screen: true }).writeScreen(snapshot, "dense.screen");
+    if (dense.matrix.length !== start.verses * dense.dimensions) throw new RangeError("snapshot: the vector matrix does not fit the verses");
+    writer.put("dense.matrix", dense.matrix);
+    new VectorIndex(dense.matrix, dense.dimensions, { screen: true }).writeScreen(writer, "dense.screen");
   }
-  return snapshot.encode({
+  return writer.encode({
     version: ENGINE_SNAPSHOT_VERSION,
     key: input.key,
-    verses: input.verses.length,
+    verses: start.verses,
     ...(windowsFrom !== undefined ? { contextWindow: windowsFrom } : {}),
     ...(dense ? { dense: { model: dense.model, dimensions: dense.dimensions } } : {}),
   });
