@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteUnitStore } from "../src/adapters/index/sqlite-unit-store.js";
 import { indexCorpus } from "../src/app/index/indexer.js";
 import { AIDS_SNAPSHOT } from "../src/app/retrieval/aids-snapshot.js";
-import { ENGINE_SNAPSHOT, engineSnapshotKey, snapshotAfterIndexing } from "../src/app/retrieval/engine-snapshot.js";
+import { ENGINE_SNAPSHOT, engineSnapshotKey, indexSnapshots } from "../src/app/retrieval/engine-snapshot.js";
 import { loadEngine } from "../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids, type RetrievalAids } from "../src/app/retrieval/retrieval-aids.js";
 import { prefetchSnapshot } from "../src/app/retrieval/snapshot-prefetch.js";
@@ -122,7 +122,7 @@ async function smallIndex(): Promise<{ corpusDir: string; dataDir: string; store
   );
   const store = SqliteUnitStore.bible(dataDir);
   const reindex = async (snapshots: boolean) => {
-    await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 64, dense: { kind: "lsa" }, ...(snapshots ? { onIndexed: () => snapshotAfterIndexing(store) } : {}) });
+    await indexCorpus({ store, corpusDir, contextWindow: 1, batchSize: 64, dense: { kind: "lsa" }, ...(snapshots ? indexSnapshots(store) : {}) });
   };
   await reindex(true);
   return { corpusDir, dataDir, store, reindex };

@@ -11,7 +11,7 @@ import { openIndexStore, type StoreConfig } from "../adapters/index/open.js";
 import { StoreError, type StoreErrorCode } from "../adapters/index/store.js";
 import { indexCorpus, type IndexError, type IndexProgress, type IndexSummary } from "./index/indexer.js";
 import { parseDenseChoice } from "./index/dense.js";
-import { snapshotAfterIndexing } from "./retrieval/engine-snapshot.js";
+import { indexSnapshots } from "./retrieval/engine-snapshot.js";
 
 export interface IndexJob {
   dataDir: string;
@@ -47,7 +47,7 @@ async function run(job: IndexJob): Promise<void> {
       lockTtlMs: job.lockTtlMs,
       knownFailures: job.knownFailures,
       onProgress: (progress) => parentPort?.postMessage({ type: "progress", progress } satisfies WorkerMessage),
-      ...(job.snapshots === false ? {} : { onIndexed: () => snapshotAfterIndexing(opened) }),
+      ...(job.snapshots === false ? {} : indexSnapshots(opened)),
     });
     parentPort?.postMessage({ type: "done", summary } satisfies WorkerMessage);
   } catch (error) {

@@ -12,7 +12,7 @@ import { indexState } from "./index-state.js";
 export async function runIndexing(settings: Settings, store: UnitStore): Promise<IndexSummary> {
   await requireCorpusFiles(settings.CORPUS_DIR);
   // Loaded here, not at start: a search on a built index never needs the indexer, the USFX parser or the bar.
-  const [{ parseDenseChoice }, { indexCorpus }, { snapshotAfterIndexing }, { createProgressReporter }] = await Promise.all([
+  const [{ parseDenseChoice }, { indexCorpus }, { indexSnapshots }, { createProgressReporter }] = await Promise.all([
     import("../app/index/dense.js"),
     import("../app/index/indexer.js"),
     import("../app/retrieval/engine-snapshot.js"),
@@ -27,7 +27,7 @@ export async function runIndexing(settings: Settings, store: UnitStore): Promise
       batchSize: settings.INDEX_BATCH_SIZE,
       dense: parseDenseChoice(settings.EMBEDDING_MODEL),
       lockTtlMs: settings.INDEX_LOCK_TTL_MS,
-      ...(settings.SNAPSHOTS ? { onIndexed: () => snapshotAfterIndexing(store) } : {}),
+      ...(settings.SNAPSHOTS ? indexSnapshots(store) : {}),
       onProgress: (p) => {
         progress.update(p);
         if (process.env.PASTOR_PROGRESS_LINES === "1" && p.phase === "lexical") console.log(`progress ${p.done}/${p.total}`);

@@ -5,7 +5,7 @@ import type { UnitStore } from "../../src/adapters/index/store.js";
 import { indexCorpus, type IndexSummary } from "../../src/app/index/indexer.js";
 import { loadEngine, type LoadedEngine } from "../../src/app/retrieval/load-engine.js";
 import { loadRetrievalAids } from "../../src/app/retrieval/retrieval-aids.js";
-import { snapshotAfterIndexing } from "../../src/app/retrieval/engine-snapshot.js";
+import { indexSnapshots } from "../../src/app/retrieval/engine-snapshot.js";
 import { readSettings } from "../../src/config/settings.js";
 import type { SearchEngine, SearchSettings } from "../../src/core/retrieval/engine.js";
 import type { TopicalIndex } from "../../src/core/retrieval/topical-index.js";
@@ -49,7 +49,7 @@ export function indexBibleInto(store: UnitStore): Promise<IndexSummary> {
     contextWindow: 2,
     batchSize: 4096,
     dense: { kind: "lsa" },
-    onIndexed: () => snapshotAfterIndexing(store),
+    ...indexSnapshots(store),
   });
 }
 

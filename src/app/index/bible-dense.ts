@@ -16,8 +16,8 @@ import { join } from "node:path";
 import type { UnitStore } from "../../adapters/index/store.js";
 import { loadVerses, versesMissingVectors, type MissingVector } from "../../adapters/index/bible-units.js";
 import { CROSS_REFERENCES_FILE, loadCrossReferences } from "../../adapters/sources/cross-references-file.js";
-import { ANALYZER_VERSION, analyzeTokens, SHORT_STEM_RULE } from "../../core/analysis/index.js";
-import { lsaTerms, trainLsaFromBags, type LsaModel } from "../../core/index/lsa.js";
+import { ANALYZER_VERSION, analyzeTokens, SHORT_STEM_RULE, type AnalyzedToken } from "../../core/analysis/index.js";
+import { lsaTerms, lsaTokenTerms, trainLsaFromBags, trainLsaFromBagsWith, type LsaModel } from "../../core/index/lsa.js";
 import {
   collectVerseLinks,
   documentBag,
@@ -28,6 +28,10 @@ import {
 } from "../../core/index/linked-documents.js";
 import { findProjectRoot } from "../../project-root.js";
 import { fingerprint, type DenseUnits } from "./dense.js";
+import { svdWhile } from "./svd-thread.js";
+
+/** From this many verses the LSA's SVD runs on a worker thread (the Bible: 31,102). */
+const SVD_THREAD_MIN_DOCUMENTS = 2_000;
 
 /** What the Bible's dense side needs to know about an index run. */
 export interface BibleDenseOptions {
@@ -51,13 +55,16 @@ export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): D
         `dense-document=${DENSE_DOCUMENT_FORMAT}`,
         `linked-lsa=${await linkedLsaVersion()}`,
       ]),
-    trainLsa: async (starting) => {
+    trainLsa: async (starting, whileTraining) => {
       const corpus = await linkedCorpus(store);
       if (corpus.ids.length === 0) return { reason: "o índice está vazio: não há versículos para treinar o modelo semântico (busca só léxica)" };
       starting();
       let model: LsaModel;
       try {
-        model = trainLsaFromBags(trainingBags(corpus.terms, corpus.neighbours), { wordTerms: corpus.wordTerms });
+        const bags = trainingBags(corpus.terms, corpus.neighbours);
+        const options = { wordTerms: corpus.wordTerms };
+        // A corpus the size of a Bible trains its SVD on the second core; a small one here (a thread costs more than it saves).
+        model = bags.length >= SVD_THREAD_MIN_DOCUMENTS ? await trainLsaFromBagsWith(bags, options, svdWhile(whileTraining)) : trainLsaFromBags(bags, options);
       } catch (error) {
         // Too few verses, or no word in more than one of them: nothing to learn from.
         if (!(error instanceof RangeError)) throw error;
@@ -69,14 +76,25 @@ export function bibleDenseUnits(store: UnitStore, options: BibleDenseOptions): D
     missing: (key) => versesMissingVectors(store, key),
     lsaVectorizer: async (model) => {
       const corpus = trainedOn?.model === model ? trainedOn.corpus : await linkedCorpus(store, model.wordTerms);
+      trainedOn = undefined;
+      // Each verse's terms as the model's columns, once: a document is its verse, its window and its links.
+      const columns = corpus.terms.map((terms) => model.columnsOf(terms));
+      const weights = LINKED_DOCUMENT_WEIGHTS;
       return (rows) =>
-        model.embedBags(
+        model.embedColumnBags(
           rows.map((row) => {
             const at = corpus.position.get(row.id);
-            const own = at === undefined ? [] : corpus.terms[at]!;
-            const links = at === undefined ? [] : corpus.neighbours[at]!.map((j) => corpus.terms[j]!);
-            const context = lsaTerms(joinWindow(row.contextBefore, "", row.contextAfter), model.wordTerms);
-            return documentBag({ verse: own, context, links });
+            const part = (weight: number) => (j: number) => ({ columns: columns[j]!, weight });
+            // The window's verses when the stored window is theirs (it is, unless the index was written otherwise); else its text analysed.
+            const window = at === undefined ? undefined : windowVerses(corpus, at, row);
+            const context = window
+              ? window.map(part(weights.documentContext))
+              : [{ columns: model.columnsOf(lsaTerms(joinWindow(row.contextBefore, "", row.contextAfter), model.wordTerms)), weight: weights.documentContext }];
+            return [
+              ...(at === undefined ? [] : [part(weights.documentVerse)(at)]),
+              ...context,
+              ...(at === undefined ? [] : corpus.neighbours[at]!.map(part(weights.documentLink))),
+            ];
           }),
         );
     },
@@ -99,11 +117,11 @@ type LinkedCorpus = Awaited<ReturnType<typeof linkedCorpus>>;
  * collision-prone short stems (`SHORT_STEM_RULE`). Measured: "estou com medo do futuro" stopped bringing Ezekiel's
  * measurements (docs/RETRIEVAL.md).
  */
-function collisionProneWords(texts: readonly string[]): string[] {
+function collisionProneWords(analysed: readonly (readonly AnalyzedToken[])[]): string[] {
   const { maxLength, minExactDf } = SHORT_STEM_RULE;
   const df = new Map<string, number>();
-  for (const text of texts) {
-    const short = analyzeTokens(text).filter((token) => token.term.length <= maxLength && token.surface !== token.term);
+  for (const tokens of analysed) {
+    const short = tokens.filter((token) => token.term.length <= maxLength && token.surface !== token.term);
     for (const word of new Set(short.map((token) => token.surface))) df.set(word, (df.get(word) ?? 0) + 1);
   }
   return [...df].filter(([, count]) => count >= minExactDf).map(([word]) => word).sort();
@@ -113,15 +131,54 @@ function collisionProneWords(texts: readonly string[]): string[] {
 async function linkedCorpus(
   store: UnitStore,
   wordTerms?: ReadonlySet<string>,
-): Promise<{ ids: number[]; terms: string[][]; neighbours: number[][]; position: Map<number, number>; wordTerms: string[] }> {
+): Promise<{
+  ids: number[];
+  terms: string[][];
+  /** Each verse's text, and its source and book (a window never leaves them). */
+  texts: string[];
+  runs: string[];
+  neighbours: number[][];
+  position: Map<number, number>;
+  wordTerms: string[];
+}> {
   const verses = (await loadVerses(store)).filter((verse) => verse.text !== "");
-  const words = wordTerms ? [...wordTerms] : collisionProneWords(verses.map((verse) => verse.text));
+  // Each verse analysed once: the words that stand for themselves are found in the same tokens.
+  const analysed = verses.map((verse) => analyzeTokens(verse.text));
+  const words = wordTerms ? [...wordTerms] : collisionProneWords(analysed);
   const wordSet = new Set(words);
-  const terms = verses.map((verse) => lsaTerms(verse.text, wordSet));
+  const terms = analysed.map((tokens) => lsaTokenTerms(tokens, wordSet));
   const links = collectVerseLinks(verses, await loadCrossReferences());
   const neighbours = linkNeighbours(verses.length, links, LINKED_DOCUMENT_WEIGHTS.linksPerVerse);
   const ids = verses.map((verse) => verse.id);
-  return { ids, terms, neighbours, position: new Map(ids.map((id, i) => [id, i])), wordTerms: words };
+  const texts = verses.map((verse) => verse.text);
+  const runs = verses.map((verse) => `${verse.source}\u0000${verse.book}`);
+  return { ids, terms, texts, runs, neighbours, position: new Map(ids.map((id, i) => [id, i])), wordTerms: words };
+}
+
+/**
+ * The corpus positions whose texts make the row's stored window (before, then after: the
+ * nearest verses of its book, joined by spaces, as `buildContextWindows` writes it), or
+ * undefined when the stored window is not that. The window's terms are then theirs: the
+ * analysis reads word by word.
+ */
+function windowVerses(corpus: Pick<LinkedCorpus, "texts" | "runs">, at: number, row: { contextBefore: string; contextAfter: string }): number[] | undefined {
+  const before = side(corpus, at, row.contextBefore, -1);
+  const after = before && side(corpus, at, row.contextAfter, 1);
+  return before && after ? [...before.reverse(), ...after] : undefined;
+}
+
+/** The positions next to `at` in direction `step`, nearest first, whose texts joined (in reading order) are `joined`. */
+function side(corpus: Pick<LinkedCorpus, "texts" | "runs">, at: number, joined: string, step: 1 | -1): number[] | undefined {
+  if (joined === "") return [];
+  const positions: number[] = [];
+  let length = -1;
+  for (let j = at + step; length < joined.length && j >= 0 && j < corpus.texts.length && corpus.runs[j] === corpus.runs[at]; j += step) {
+    positions.push(j);
+    length += corpus.texts[j]!.length + 1;
+  }
+  if (Math.max(length, 0) !== joined.length) return undefined;
+  const reading = step === 1 ? positions : [...positions].reverse();
+  return reading.map((j) => corpus.texts[j]).join(" ") === joined ? positions : undefined;
 }
 
 let crossReferencesDigest: Promise<string> | undefined;

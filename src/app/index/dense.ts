@@ -54,8 +54,12 @@ export interface DenseUnits<Row extends { id: number }> {
   readonly staleReason: string;
   /** Fingerprint of everything the corpus LSA depends on. */
   lsaFingerprint(): Promise<string>;
-  /** Trains the corpus LSA (after `starting`, once it knows it can), or says why it cannot (Portuguese). */
-  trainLsa(starting: () => void): Promise<LsaModel | { reason: string }>;
+  /**
+   * Trains the corpus LSA (after `starting`, once it knows it can), or says why it cannot
+   * (Portuguese). `whileTraining`, when given, may run on this thread while the training's
+   * heavy part runs on another (see {@link UpdateDenseOptions.whileTraining}).
+   */
+  trainLsa(starting: () => void, whileTraining?: () => Promise<void>): Promise<LsaModel | { reason: string }>;
   /** Units with text and without a vector under `key`, in store order. */
   missing(key: string): Promise<Row[]>;
   /** How `model` embeds rows: the Bible's linked documents, a collection's analysed terms. */
@@ -89,6 +93,12 @@ export interface UpdateDenseOptions {
   signal?: AbortSignal | undefined;
   /** Training, then vectors stored / total. */
   onProgress?: ((progress: IndexProgress) => void) | undefined;
+  /**
+   * Work that only needs what is already written (an index run prepares the engine snapshot's
+   * lexical part), run on this thread while a corpus LSA trains on another. Only then: it may
+   * not run at all, and the caller does without it.
+   */
+  whileTraining?: (() => Promise<void>) | undefined;
 }
 
 /** The dense state a store's manifest records (see the module doc). */
@@ -203,7 +213,7 @@ async function updateLsa<Row extends { id: number }>(
   }
 
   const progress = (done: number) => options.onProgress?.({ phase: "training", done, total: 1, ...counts(units) });
-  const trained = await units.trainLsa(() => progress(0));
+  const trained = await units.trainLsa(() => progress(0), options.whileTraining);
   if ("reason" in trained) {
     await store.deleteVectorsExcept("");
     await writeLsaOutcome(store, { fingerprint: current, model: "", offReason: trained.reason });

@@ -34,6 +34,11 @@ export interface IndexOptions {
    */
   onIndexed?: () => Promise<IndexSummary["snapshot"]>;
   /**
+   * Runs while the corpus LSA trains on another thread, when it does (the lexical side is
+   * written by then): the caller prepares the snapshot `onIndexed` saves. It must not throw.
+   */
+  whileTraining?: () => Promise<void>;
+  /**
    * Files that failed in an earlier run: one whose content is the same (its SHA-256) is not
    * parsed again, its error is reported again (`unchanged`) and its old verses stay.
    */
@@ -222,7 +227,7 @@ async function indexUnlocked(options: IndexOptions): Promise<IndexSummary> {
 
   // Every vector embedded the old window (a transformers model reads it, the LSA's linked documents too).
   if (windowChanged) await store.deleteVectorsExcept("");
-  const dense = await updateDense(store, bibleDenseUnits(store, options), options.dense, { signal: options.signal, onProgress });
+  const dense = await updateDense(store, bibleDenseUnits(store, options), options.dense, { signal: options.signal, onProgress, whileTraining: options.whileTraining });
   summary.embedder = dense.embedder?.id ?? null;
   summary.denseModel = dense.model ?? null;
   summary.vectorsComputed = dense.vectorsComputed;

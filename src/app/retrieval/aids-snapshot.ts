@@ -199,11 +199,38 @@ export async function loadSnapshotAids(store: UnitStore, mode: "save" | "build")
   }
 }
 
-/** Saves the aids' snapshot when the one stored is not current (after indexing); whether it did. */
-export async function refreshAidsSnapshot(store: UnitStore): Promise<boolean> {
+/** The aids' snapshot of the resource files as they are now: its key and bytes. */
+export interface BuiltAidsSnapshot {
+  key: string;
+  bytes: Uint8Array;
+}
+
+/** Builds the aids' snapshot from the resource files (./aids-build-worker.ts runs it on another thread). */
+export async function buildAidsSnapshot(): Promise<BuiltAidsSnapshot> {
   const files = await readAidFiles();
   const key = aidsKey(files);
-  if ((await store.snapshotKey(AIDS_SNAPSHOT)) === key) return false;
-  await store.saveSnapshot(AIDS_SNAPSHOT, key, encode(fromFiles(files), key));
+  return { key, bytes: encode(fromFiles(files), key) };
+}
+
+/** Whether the stored aids' snapshot is the one the resource files make now (a read and a hash of them). */
+export async function aidsSnapshotCurrent(store: UnitStore): Promise<boolean> {
+  return (await store.snapshotKey(AIDS_SNAPSHOT)) === aidsKey(await readAidFiles());
+}
+
+/**
+ * Saves the aids' snapshot when the one stored is not current (after indexing); whether it did.
+ * `built`: the snapshot built already (on another thread), saved unless the stored one is it.
+ */
+export async function refreshAidsSnapshot(store: UnitStore, built?: BuiltAidsSnapshot): Promise<boolean> {
+  const { key, bytes } = built ?? (await buildAidsSnapshotIfStale(store)) ?? {};
+  if (key === undefined || bytes === undefined || (await store.snapshotKey(AIDS_SNAPSHOT)) === key) return false;
+  await store.saveSnapshot(AIDS_SNAPSHOT, key, bytes);
   return true;
+}
+
+async function buildAidsSnapshotIfStale(store: UnitStore): Promise<BuiltAidsSnapshot | undefined> {
+  const files = await readAidFiles();
+  const key = aidsKey(files);
+  if ((await store.snapshotKey(AIDS_SNAPSHOT)) === key) return undefined;
+  return { key, bytes: encode(fromFiles(files), key) };
 }

@@ -18,9 +18,18 @@ import { ANALYZER_VERSION } from "../../core/analysis/index.js";
 import { withinVerseBounds } from "../../core/bible/bounds.js";
 import { SnapshotError } from "../../core/index/snapshot.js";
 import type { EngineVerse } from "../../core/retrieval/engine.js";
-import { decodeEngineSnapshot, encodeEngineSnapshot, ENGINE_SNAPSHOT_VERSION, type EngineSnapshot, type SnapshotMatrix } from "../../core/retrieval/engine-snapshot.js";
+import {
+  decodeEngineSnapshot,
+  ENGINE_SNAPSHOT_VERSION,
+  finishEngineSnapshot,
+  startEngineSnapshot,
+  type EngineSnapshot,
+  type EngineSnapshotStart,
+  type SnapshotMatrix,
+} from "../../core/retrieval/engine-snapshot.js";
 import { BIBLE_DENSE_SERVING } from "../index/bible-dense.js";
 import { storedDenseModel } from "../index/dense.js";
+import { buildAidsSnapshotAhead } from "./aids-build.js";
 import { refreshAidsSnapshot } from "./aids-snapshot.js";
 
 /** The snapshot's name in the store. */
@@ -68,33 +77,88 @@ export interface SavedSnapshot {
   ms: number;
 }
 
-/** Builds the snapshot of what the store holds now and saves it. */
-export async function saveEngineSnapshot(store: UnitStore): Promise<SavedSnapshot> {
-  const started = performance.now();
-  const key = await engineSnapshotKey(store);
+/**
+ * What a snapshot's verses depend on in the store: the key's lexical half. A snapshot started
+ * from the verses (`prepareEngineSnapshot`) is finished only if this has not changed since.
+ */
+async function lexicalState(store: UnitStore): Promise<string> {
+  const hash = createHash("sha256");
+  hash.update(`analyzer ${ANALYZER_VERSION} ${JSON.stringify((await store.getManifest("analyzer_version")) ?? null)}\n`);
+  for (const source of await store.listSources()) hash.update(`source ${source.id} ${source.sha256} ${source.status} ${source.unitCount}\n`);
+  hash.update(`units ${await store.unitCount()}\nwindow ${JSON.stringify((await store.getManifest("context_window")) ?? null)}\n`);
+  return hash.digest("hex");
+}
+
+/** A snapshot started from the verses the store holds (everything but the vectors and the key). */
+export interface PreparedSnapshot {
+  lexical: string;
+  ids: number[];
+  start: EngineSnapshotStart;
+}
+
+/** Starts the snapshot of the verses the store holds now: the lexical part, built before the dense side is done. */
+export async function prepareEngineSnapshot(store: UnitStore): Promise<PreparedSnapshot> {
+  const lexical = await lexicalState(store);
   // The verses the built engine holds (load-engine.ts): none beyond the bounds.
   const stored = (await loadIndexedVerses(store)).filter(withinVerseBounds);
-  const dense = await storedMatrix(store, stored);
   const stated = await store.getManifest("context_window");
   const window = stated === undefined || stated === "" ? Number.NaN : Number(stated);
   const contextWindow = Number.isSafeInteger(window) && window >= 0 ? window : undefined;
-  const bytes = encodeEngineSnapshot({ key, verses: engineVerses(stored), dense, contextWindow });
+  const start = startEngineSnapshot(engineVerses(stored), contextWindow);
+  return { lexical, ids: stored.map((verse) => verse.id), start };
+}
+
+/**
+ * Builds the snapshot of what the store holds now and saves it; from `prepared` when it was
+ * started from the verses the store still holds.
+ */
+export async function saveEngineSnapshot(store: UnitStore, prepared?: PreparedSnapshot): Promise<SavedSnapshot> {
+  const started = performance.now();
+  const key = await engineSnapshotKey(store);
+  const fits = prepared !== undefined && !prepared.start.finished && prepared.lexical === (await lexicalState(store));
+  const { ids, start } = fits ? prepared : await prepareEngineSnapshot(store);
+  const dense = await storedMatrix(store, ids);
+  const bytes = finishEngineSnapshot(start, { key, dense });
   await store.saveSnapshot(ENGINE_SNAPSHOT, key, bytes);
+  // The time this call took: a start prepared while the model trained cost the run no time of its own.
   return { key, bytes: bytes.length, ms: Math.round(performance.now() - started) };
 }
 
-/** `refreshEngineSnapshot` (and the retrieval aids' snapshot) as an index run reports it (`IndexSummary.snapshot`). */
-export async function snapshotAfterIndexing(store: UnitStore): Promise<{ bytes: number; ms: number } | undefined> {
-  await refreshAidsSnapshot(store);
-  const saved = await refreshEngineSnapshot(store);
-  return saved && { bytes: saved.bytes, ms: saved.ms };
+/**
+ * The snapshots an index run saves (the retrieval aids', the engine's), as `indexCorpus` takes
+ * them. The aids' snapshot is built at once on another thread (it depends on the resource files
+ * alone); `whileTraining` starts the engine's while a corpus LSA trains on another thread;
+ * `onIndexed` saves what is not current (`IndexSummary.snapshot`: the engine's size and the time
+ * saving it added). Nothing prepared ahead is needed: what failed is done again there.
+ */
+export function indexSnapshots(store: UnitStore): {
+  whileTraining: () => Promise<void>;
+  onIndexed: () => Promise<{ bytes: number; ms: number } | undefined>;
+} {
+  const aids = buildAidsSnapshotAhead(store);
+  let prepared: PreparedSnapshot | undefined;
+  return {
+    whileTraining: async () => {
+      try {
+        prepared = await prepareEngineSnapshot(store);
+      } catch {
+        // Done again, and told, after the index is written.
+      }
+    },
+    onIndexed: async () => {
+      await refreshAidsSnapshot(store, await aids);
+      const saved = await refreshEngineSnapshot(store, prepared);
+      prepared = undefined;
+      return saved && { bytes: saved.bytes, ms: saved.ms };
+    },
+  };
 }
 
 /** Saves a new snapshot when the one stored is not the store's current one (or there is none); undefined when it was current. */
-export async function refreshEngineSnapshot(store: UnitStore): Promise<SavedSnapshot | undefined> {
+export async function refreshEngineSnapshot(store: UnitStore, prepared?: PreparedSnapshot): Promise<SavedSnapshot | undefined> {
   const current = await engineSnapshotKey(store);
   if ((await store.snapshotKey(ENGINE_SNAPSHOT)) === current) return undefined;
-  return saveEngineSnapshot(store);
+  return saveEngineSnapshot(store, prepared);
 }
 
 /**
@@ -102,16 +166,16 @@ export async function refreshEngineSnapshot(store: UnitStore): Promise<SavedSnap
  * dimensions as stored; none when the dense side is off or its vectors are not there (the
  * loader then finds what loadDenseSide would: no matrix for that model).
  */
-async function storedMatrix(store: UnitStore, stored: readonly { id: number }[]): Promise<SnapshotMatrix | undefined> {
+async function storedMatrix(store: UnitStore, ids: readonly number[]): Promise<SnapshotMatrix | undefined> {
   const model = await storedDenseModel(store, (id) => BIBLE_DENSE_SERVING.vectorKey(id));
   if (model === undefined) return undefined;
   const vectors = await store.loadVectors(model);
   const first = vectors.values().next().value;
   if (first === undefined) return undefined;
   const dimensions = first.length;
-  const matrix = new Float32Array(stored.length * dimensions);
-  stored.forEach((verse, row) => {
-    const vector = vectors.get(verse.id);
+  const matrix = new Float32Array(ids.length * dimensions);
+  ids.forEach((id, row) => {
+    const vector = vectors.get(id);
     if (vector && vector.length === dimensions) matrix.set(vector, row * dimensions);
   });
   return { matrix, dimensions, model };
