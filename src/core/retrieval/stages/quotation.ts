@@ -93,17 +93,48 @@ export function checkQuotation(
   if (total <= 0) return none;
   none.mass = round(total);
   // Each word's partners (synonyms, verb↔noun) that the corpus uses: another translation's word.
-  const partners = new Map<string, string[]>();
+  // Looked up only for a term a span lacks (most of the first hits hold most of the words).
+  const wordsByTerm = new Map<string, string[]>();
   for (const word of quote.split(/[^\p{L}]+/u).filter(Boolean)) {
     const own = analyze(word)[0];
-    if (!own) continue;
-    const expanded = lexical.query(word).expansions.map((expansion) => expansion.term);
-    partners.set(own, [...(partners.get(own) ?? []), ...expanded]);
+    if (own) wordsByTerm.set(own, [...(wordsByTerm.get(own) ?? []), word]);
   }
+  const partnersFound = new Map<string, string[]>();
+  const partnersOf = (term: string): string[] => {
+    let found = partnersFound.get(term);
+    if (!found) {
+      found = (wordsByTerm.get(term) ?? []).flatMap((word) => lexical.query(word).expansions.map((expansion) => expansion.term));
+      partnersFound.set(term, found);
+    }
+    return found;
+  };
   const similarity = new Map(first.dense.map((hit) => [hit.doc, hit.similarity]));
   const candidates = [...new Set([...first.lexical.slice(0, reach.lexical).map((hit) => hit.doc), ...first.dense.slice(0, reach.dense).map((hit) => hit.doc)])];
   let best: QuotationCheck = none;
   let bestScore = -1;
+  // The saying's word pairs by first word: a span's pairs are looked up without being made.
+  const pairIndex = new Map<string, Map<string, number>>();
+  quotePairs.forEach((pair, i) => {
+    const [a, b] = pair.split(" ") as [string, string];
+    (pairIndex.get(a) ?? pairIndex.set(a, new Map()).get(a)!).set(b, i);
+  });
+  const pairSeen = new Int32Array(quotePairs.length).fill(-1);
+  let spanNumber = 0;
+  /** How many of the saying's pairs these words hold, each counted once. */
+  const pairsHeld = (words: readonly string[]) => {
+    spanNumber++;
+    let count = 0;
+    for (let i = 1; i < words.length; i++) {
+      const at = pairIndex.get(words[i - 1]!)?.get(words[i]!);
+      if (at === undefined || pairSeen[at] === spanNumber) continue;
+      pairSeen[at] = spanNumber;
+      count++;
+    }
+    return count;
+  };
+  // Each verse's words read once: a verse is in its own span and in the one before it.
+  const wordsRead = new Map<number, string[]>();
+  const wordsOf = (doc: number) => wordsRead.get(doc) ?? wordsRead.set(doc, foldedWords(corpus.verses[doc]!.text)).get(doc)!;
   for (const doc of candidates) {
     for (const span of spansFrom(corpus, doc)) {
       const held = span.flatMap((d) => corpus.verses[d]!.terms);
@@ -114,13 +145,12 @@ export function checkQuotation(
         if (heldSet.has(term)) {
           weight += idf(term);
           found.push(term);
-        } else if ((partners.get(term) ?? []).some((partner) => heldSet.has(partner))) weight += PARTNER_WEIGHT * idf(term);
+        } else if (partnersOf(term).some((partner) => heldSet.has(partner))) weight += PARTNER_WEIGHT * idf(term);
       }
       const coverage = weight / total;
       const order = orderKept(found, held);
       const sim = Math.max(...span.map((d) => similarity.get(d) ?? 0));
-      const spanPairs = new Set(wordPairs(span.map((d) => corpus.verses[d]!.text).join(" ")));
-      const phrase = quotePairs.length > 0 ? quotePairs.filter((pair) => spanPairs.has(pair)).length / quotePairs.length : 0;
+      const phrase = quotePairs.length > 0 ? pairsHeld(span.flatMap(wordsOf)) / quotePairs.length : 0;
       // One verse is preferred to two when they hold the saying alike.
       const score = coverage + 0.1 * order + 0.2 * sim + 0.15 * phrase - 0.05 * (span.length - 1);
       if (score > bestScore) {
@@ -166,8 +196,17 @@ export function mayHold(corpus: VerseCorpus, first: FirstFusion, quote: string, 
 
 /** The pairs of consecutive words of a text (function words too), folded, each once. */
 function wordPairs(text: string): string[] {
-  const words = foldAccents(text.toLowerCase()).match(/\p{L}+/gu) ?? [];
-  return [...new Set(words.slice(1).map((word, i) => `${words[i]} ${word}`))];
+  return [...new Set(pairsOf(foldedWords(text)))];
+}
+
+/** A text's words, lower case and without accents (texts joined by a space give their words one after another). */
+function foldedWords(text: string): string[] {
+  return foldAccents(text.toLowerCase()).match(/\p{L}+/gu) ?? [];
+}
+
+/** Each word with the next, as "a b". */
+function pairsOf(words: readonly string[]): string[] {
+  return words.slice(1).map((word, i) => `${words[i]} ${word}`);
 }
 
 /** A verse alone, and with the verse after it (same book, not empty). */
