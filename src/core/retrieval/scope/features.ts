@@ -9,7 +9,7 @@ import { CHAT_SHORTHAND } from "../../analysis/shorthand.js";
 import { isStopword } from "../../analysis/stopwords.js";
 import { THIRD_PERSON_PAST } from "../../reading/frames.js";
 import type { TopicLexicon } from "./topics.js";
-import { stretchMasses } from "../stretches.js";
+import { stretchMasses, stretchScratch, type StretchScratch } from "../stretches.js";
 import { TermDictionary } from "../term-dictionary.js";
 import { StringRuns } from "../string-runs.js";
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from "../../index/snapshot.js";
@@ -466,9 +466,17 @@ export function passageCoverage(words: readonly WordEvidence[], vocabulary: Corp
     docs: vocabulary.termDocuments(word.correctedTo === undefined ? word.term : analyzeWord(word.correctedTo)),
     weight: word.specificity,
   }));
-  const { mass, touched } = stretchMasses(stretched, vocabulary.documentCount, { radius });
+  const { mass, touched } = stretchMasses(stretched, vocabulary.documentCount, { radius, scratch: scratchFor(vocabulary) });
   const best = touched.reduce((max, at) => Math.max(max, mass[at]!), 0);
   return Math.min(1, best / total);
+}
+
+/** One pair of corpus-long arrays per vocabulary, reused by every question (not two new ones each time). */
+const scratches = new WeakMap<CorpusVocabulary, StretchScratch>();
+function scratchFor(vocabulary: CorpusVocabulary): StretchScratch {
+  let scratch = scratches.get(vocabulary);
+  if (!scratch || scratch.mass.length !== vocabulary.documentCount) scratches.set(vocabulary, (scratch = stretchScratch(vocabulary.documentCount)));
+  return scratch;
 }
 
 /** Numeric features of one question (named as in {@link FEATURE_NAMES}). */
