@@ -34,6 +34,16 @@ describe("stretches of text (a unit and its neighbours)", () => {
     const again = stretchMasses([{ docs: [0], weight: 1 }], 10, { radius: 0, scratch });
     expect(again.mass).toBe(scratch.mass);
     expect(massAt(again)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    expect(again.touched).toEqual([0]);
+    expect(Array.from(again.touched)).toEqual([0]);
+  });
+
+  it("gives the same masses to the same words asked twice, and new ones once other words were asked between", () => {
+    const scratch = stretchScratch(10);
+    const first = massAt(stretchMasses(words, 10, { radius: 1, scratch }));
+    expect(massAt(stretchMasses(words.map((word) => ({ ...word })), 10, { radius: 1, scratch }))).toEqual(first);
+    expect(massAt(stretchMasses([{ docs: [7], weight: 3 }], 10, { radius: 1, scratch }))).toEqual([0, 0, 0, 0, 0, 0, 3, 3, 3, 0]);
+    const back = stretchMasses(words, 10, { radius: 1, scratch });
+    expect(massAt(back)).toEqual(first);
+    expect(new Set(back.touched)).toEqual(new Set([1, 2, 3, 4, 5, 6, 8, 9]));
   });
 });

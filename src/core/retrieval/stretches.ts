@@ -24,17 +24,22 @@ export interface StretchOptions {
 export interface StretchScratch {
   mass: Float64Array;
   lastWord: Int32Array;
+  touched: Int32Array;
 }
 
+/**
+ * What {@link stretchMasses} gives: views of its scratch, valid until the next call on that
+ * scratch (a search reads them at once; nothing is allocated per question).
+ */
 export interface StretchMasses {
   /** Per unit (centre of its stretch): the weight of the words its stretch holds; valid at `touched` (0 elsewhere). */
   mass: Float64Array;
   /** The units whose stretch holds at least one word, in the order first reached. */
-  touched: number[];
+  touched: Int32Array;
 }
 
 export function stretchScratch(units: number): StretchScratch {
-  return { mass: new Float64Array(units), lastWord: new Int32Array(units) };
+  return { mass: new Float64Array(units), lastWord: new Int32Array(units), touched: new Int32Array(units) };
 }
 
 /**
@@ -47,42 +52,20 @@ export function stretchScratch(units: number): StretchScratch {
 export function stretchMasses(words: readonly StretchWord[], units: number, options: StretchOptions): StretchMasses {
   const scratch = options.scratch;
   const last = scratch && lastCalls.get(scratch);
-  if (scratch && last && sameCall(last, words, units, options)) {
-    // The same words as the last call on this scratch (a search asks twice): its masses again.
-    const { mass } = scratch;
-    const { touched, masses } = last;
-    mass.fill(0);
-    for (let i = 0; i < touched.length; i++) mass[touched[i]!] = masses[i]!;
-    return { mass, touched: touched.slice() };
-  }
+  // The same words as the last call on this scratch (a search asks twice): its masses are still there.
+  if (scratch && last && sameCall(last, words, units, options)) return last.result;
   const result = computeStretchMasses(words, units, options);
-  if (scratch) {
-    lastCalls.set(scratch, {
-      words: words.map(({ docs, weight }) => ({ docs, weight })),
-      units,
-      radius: options.radius,
-      runs: options.runs,
-      touched: result.touched.slice(),
-      masses: massesAt(result.mass, result.touched),
-    });
-  }
+  if (scratch) lastCalls.set(scratch, { words: words.map(({ docs, weight }) => ({ docs, weight })), units, radius: options.radius, runs: options.runs, result });
   return result;
 }
 
-function massesAt(mass: Float64Array, touched: readonly number[]): Float64Array {
-  const out = new Float64Array(touched.length);
-  for (let i = 0; i < touched.length; i++) out[i] = mass[touched[i]!]!;
-  return out;
-}
-
-/** The last call on each scratch: its words (the very arrays of units, or views of the same memory) and what it gave. */
+/** The last call on each scratch: its words (the very arrays of units, or views of the same memory) and what it gave (views of the scratch). */
 interface LastCall {
   words: StretchWord[];
   units: number;
   radius: number;
   runs: Int32Array | undefined;
-  touched: number[];
-  masses: Float64Array;
+  result: StretchMasses;
 }
 const lastCalls = new WeakMap<StretchScratch, LastCall>();
 
@@ -106,10 +89,10 @@ function sameUnits(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 function computeStretchMasses(words: readonly StretchWord[], units: number, options: StretchOptions): StretchMasses {
   const { radius, runs } = options;
   if ((runs && !contiguous(runs)) || !words.every(({ docs }) => ascending(docs))) return stretchMassesByUnit(words, units, options);
-  const { mass, lastWord } = options.scratch ?? stretchScratch(units);
+  const { mass, lastWord, touched } = options.scratch ?? stretchScratch(units);
   mass.fill(0);
   lastWord.fill(-1);
-  const touched: number[] = [];
+  let count = 0;
   words.forEach(({ docs, weight }, word) => {
     let reached = -1;
     for (let i = 0; i < docs.length; i++) {
@@ -122,14 +105,14 @@ function computeStretchMasses(words: readonly StretchWord[], units: number, opti
         while (runs[to] !== run) to--;
       }
       for (let at = Math.max(from, reached + 1); at <= to; at++) {
-        if (lastWord[at] === -1) touched.push(at);
+        if (lastWord[at] === -1) touched[count++] = at;
         lastWord[at] = word;
         mass[at]! += weight;
       }
       if (to > reached) reached = to;
     }
   });
-  return { mass, touched };
+  return { mass, touched: touched.subarray(0, count) };
 }
 
 function ascending(docs: ArrayLike<number>): boolean {
@@ -157,10 +140,10 @@ function contiguous(runs: Int32Array): boolean {
 /** The same masses, unit by unit of each word's units (for runs that are not contiguous). */
 function stretchMassesByUnit(words: readonly StretchWord[], units: number, options: StretchOptions): StretchMasses {
   const { radius, runs } = options;
-  const { mass, lastWord } = options.scratch ?? stretchScratch(units);
+  const { mass, lastWord, touched } = options.scratch ?? stretchScratch(units);
   mass.fill(0);
   lastWord.fill(-1);
-  const touched: number[] = [];
+  let count = 0;
   words.forEach(({ docs, weight }, word) => {
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
@@ -168,11 +151,11 @@ function stretchMassesByUnit(words: readonly StretchWord[], units: number, optio
       const to = Math.min(units - 1, doc + radius);
       for (let at = Math.max(0, doc - radius); at <= to; at++) {
         if (lastWord[at] === word || (runs !== undefined && runs[at] !== run)) continue;
-        if (lastWord[at] === -1) touched.push(at);
+        if (lastWord[at] === -1) touched[count++] = at;
         lastWord[at] = word;
         mass[at]! += weight;
       }
     }
   });
-  return { mass, touched };
+  return { mass, touched: touched.subarray(0, count) };
 }

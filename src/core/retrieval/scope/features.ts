@@ -467,7 +467,9 @@ export function passageCoverage(words: readonly WordEvidence[], vocabulary: Corp
     weight: word.specificity,
   }));
   const { mass, touched } = stretchMasses(stretched, vocabulary.documentCount, { radius, scratch: scratchFor(vocabulary) });
-  const best = touched.reduce((max, at) => Math.max(max, mass[at]!), 0);
+  // A loop, not `reduce`: its accumulator is a boxed number per stretch (thousands for a common word).
+  let best = 0;
+  for (let i = 0; i < touched.length; i++) best = Math.max(best, mass[touched[i]!]!);
   return Math.min(1, best / total);
 }
 

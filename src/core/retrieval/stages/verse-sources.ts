@@ -194,7 +194,11 @@ export function passageCandidates(corpus: VerseCorpus, settings: Pick<VerseConte
   }
   if (total <= 0) return [];
   const { mass: stretch, touched } = stretchMasses(words, n, { radius: settings.passageRadius, runs: scratch.runs, scratch });
-  const held = touched.filter((doc) => stretch[doc]! >= settings.passageMinShare * total && corpus.verses[doc]!.text !== "");
+  const held: number[] = [];
+  for (let i = 0; i < touched.length; i++) {
+    const doc = touched[i]!;
+    if (stretch[doc]! >= settings.passageMinShare * total && corpus.verses[doc]!.text !== "") held.push(doc);
+  }
   // The head of the ranking only (a common word's stretches are thousands): the same as sorting them all.
   return firstSorted(held, settings.passageDepth, (a, b) => stretch[b]! - stretch[a]! || own[b]! - own[a]! || a - b).map((doc) => ({ doc }));
 }
