@@ -18,3 +18,23 @@ export function startAppWorker(name: string, options: WorkerOptions): Worker {
   const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
+
+/**
+ * Starts a worker module that posts one message and is done (a read ahead, an SVD, a snapshot
+ * built): what `read` makes of its message, or rejects with the `Error` `read` returns, or when
+ * the worker fails or exits first (`silent`, in Portuguese: the thread "terminou sem responder").
+ * The worker is terminated once it answered.
+ */
+export function answerOf<Message, T>(name: string, options: WorkerOptions, read: (message: Message) => T | Error, silent: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const worker = startAppWorker(name, options);
+    worker.once("message", (message: Message) => {
+      void worker.terminate();
+      const answer = read(message);
+      if (answer instanceof Error) reject(answer);
+      else resolve(answer);
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`${silent} terminou (código ${code}) sem responder`)));
+  });
+}

@@ -6,22 +6,18 @@
 import { randomizedSvd, type CsrMatrix, type RandomizedSvdOptions, type TruncatedSvd } from "../../core/index/linalg.js";
 import { LSA_KERNEL } from "../../core/index/lsa-kernel.js";
 import type { SvdRunner } from "../../core/index/lsa.js";
-import { startAppWorker } from "../start-worker.js";
+import { answerOf } from "../start-worker.js";
 import type { SvdJob, SvdMessage } from "./svd-worker.js";
 
 /** `randomizedSvd` on a worker thread; on this one when the thread fails. */
 export function svdOnWorker(matrix: CsrMatrix, rank: number, options: RandomizedSvdOptions): Promise<TruncatedSvd> {
-  return new Promise<TruncatedSvd>((resolve, reject) => {
-    // The matrix is copied (structured clone), not moved: the fallback below still has it.
-    const worker = startAppWorker("index/svd-worker", { workerData: { matrix, rank, options, kernel: LSA_KERNEL.use } satisfies SvdJob });
-    worker.once("message", (message: SvdMessage) => {
-      void worker.terminate();
-      if (message.type === "done") resolve(message.svd);
-      else reject(new Error(message.message));
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`a thread do SVD terminou (código ${code}) sem responder`)));
-  }).catch(() => randomizedSvd(matrix, rank, options));
+  // The matrix is copied (structured clone), not moved: the fallback below still has it.
+  return answerOf(
+    "index/svd-worker",
+    { workerData: { matrix, rank, options, kernel: LSA_KERNEL.use } satisfies SvdJob },
+    (message: SvdMessage) => (message.type === "done" ? message.svd : new Error(message.message)),
+    "a thread do SVD",
+  ).catch(() => randomizedSvd(matrix, rank, options));
 }
 
 /**

@@ -4,23 +4,19 @@
  * or when the thread fails (the run then builds it on its own thread, as before).
  */
 import type { UnitStore } from "../../adapters/index/store.js";
-import { startAppWorker } from "../start-worker.js";
+import { answerOf } from "../start-worker.js";
 import type { AidsBuildMessage } from "./aids-build-worker.js";
 import { aidsSnapshotCurrent, type BuiltAidsSnapshot } from "./aids-snapshot.js";
 
 export async function buildAidsSnapshotAhead(store: UnitStore): Promise<BuiltAidsSnapshot | undefined> {
   try {
     if (await aidsSnapshotCurrent(store)) return undefined;
-    return await new Promise<BuiltAidsSnapshot>((resolve, reject) => {
-      const worker = startAppWorker("retrieval/aids-build-worker", {});
-      worker.once("message", (message: AidsBuildMessage) => {
-        void worker.terminate();
-        if (message.type === "built") resolve(message.built);
-        else reject(new Error(message.message));
-      });
-      worker.once("error", reject);
-      worker.once("exit", (code) => reject(new Error(`a thread dos recursos terminou (código ${code}) sem responder`)));
-    });
+    return await answerOf(
+      "retrieval/aids-build-worker",
+      {},
+      (message: AidsBuildMessage) => (message.type === "built" ? message.built : new Error(message.message)),
+      "a thread dos recursos",
+    );
   } catch {
     return undefined;
   }
