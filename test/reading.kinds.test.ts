@@ -35,6 +35,12 @@ describe("questions about the assistant", () => {
     ["prefiro conversar com você do que com o pastor", "church"],
     ["só você me entende", "only_you"],
     ["Preciso de uma história da sua própria vida para abrir minha palestra", "own_life"],
+    ["dá pra confiar nas suas respostas?", "trust"],
+    ["você às vezes inventa versículo?", "trust"],
+    ["devo acreditar em tudo que você diz?", "trust"],
+    ["é Deus falando comigo através de você?", "trust"],
+    ["quero me confessar com você", "confession"],
+    ["você pode perdoar os meus pecados?", "confession"],
   ])("%s → %s", (message, topic) => {
     expect(messageKind(message)).toEqual({ kind: "about_assistant", topic });
   });
@@ -43,6 +49,10 @@ describe("questions about the assistant", () => {
     expect(kindOf("onde está escrito 'o Senhor é o meu pastor, nada me faltará'?")).toBe("quotation_check");
     expect(kindOf("como orar por meu filho doente?")).not.toBe("about_assistant");
     expect(kindOf("o que a Bíblia diz sobre orar uns pelos outros?")).toBe("question");
+    expect(kindOf("como confessar meus pecados a Deus?")).not.toBe("about_assistant");
+    expect(kindOf("posso confiar em Deus quando tudo dá errado?")).not.toBe("about_assistant");
+    expect(kindOf("Deus perdoa todos os pecados?")).not.toBe("about_assistant");
+    expect(kindOf("o que fazer quando um amigo mente pra mim?")).not.toBe("about_assistant");
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { recallsStory } from "../src/core/reading/frames.js";
 import { openBibleEngine } from "./support/bible-index.js";
+import { ASSISTANT_PASSAGES } from "../src/core/reading/assistant-passages.js";
 
 const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
 
@@ -78,5 +79,30 @@ describe("a verse typed as it is, without asking where it is written, on the rea
       expect(found.reading?.kind, query).toBe("question");
       expect(found.reading?.quotation, query).toBeUndefined();
     }
+  });
+});
+
+describe("a question about the assistant, on the real Bible index", () => {
+  let opened: Awaited<ReturnType<typeof openBibleEngine>>;
+  beforeAll(async () => {
+    opened = await openBibleEngine();
+  }, 240_000);
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  it("is answered with its topic's passages, each found in the Bíblia Livre, in their order", async () => {
+    for (const [topic, passages] of Object.entries(ASSISTANT_PASSAGES)) {
+      if (passages.length === 0) continue;
+      const resolved = await opened.engine.search(passages.join("; "), { k: 20 });
+      expect(resolved.references.length, topic).toBe(passages.length);
+      expect(resolved.references.filter((lookup) => !lookup.ok), topic).toEqual([]);
+    }
+    const trust = await opened.engine.search("dá pra confiar em tudo que você responde?", { k: 6 });
+    expect(trust.reading?.kind).toBe("about_assistant");
+    expect(refs(trust).slice(0, 3)).toEqual(["ACT 17:11", "1TH 5:21", "1JN 4:1"]);
+    const confession = await opened.engine.search("posso me confessar contigo? você perdoa pecados?", { k: 6 });
+    expect(confession.reading?.kind).toBe("about_assistant");
+    expect(refs(confession)[0]).toBe("1JN 1:9");
   });
 });

@@ -28,6 +28,10 @@ const ASSISTANT_OPENINGS: Readonly<Record<AssistantTopic, string>> = {
     "Eu não substituo a igreja: sou um programa de computador. Posso mostrar o que a Bíblia diz, mas não posso caminhar com você, orar com você nem cuidar de você como uma comunidade de fé. A Bíblia insiste em não deixarmos de nos reunir:",
   only_you:
     "Fico contente em ajudar, mas preciso ser honesto: sou um programa de computador, e não posso ocupar o lugar das pessoas na sua vida. O que você sente importa e merece ser dividido com alguém que possa estar ao seu lado — um amigo, alguém da família, um pastor, um profissional de saúde. A Bíblia fala de carregarmos as cargas uns dos outros:",
+  trust:
+    "Não confie em mim sem conferir: sou um programa de computador e posso errar — ao entender a sua pergunta, ao escolher as passagens, ao resumi-las. Não falo em nome de Deus nem do Espírito Santo. Por isso mostro sempre a referência: leia cada versículo na sua Bíblia, com o trecho ao redor, e converse sobre o que ficar em dúvida com o seu pastor ou com irmãos maduros na fé. A Bíblia elogia quem examina o que ouve:",
+  confession:
+    "Eu não posso ouvir a sua confissão nem perdoar pecados: sou um programa de computador. Quem perdoa é Deus, e você pode falar com Ele diretamente, agora mesmo. A Bíblia também ensina a confessar as faltas a irmãos de confiança, que orem com você — um pastor pode ajudar nisso. Ela diz:",
   own_life:
     "Não tenho uma vida nem histórias minhas para contar: sou um programa de computador, e qualquer “história pessoal” que eu escrevesse seria inventada — e você a contaria como verdadeira. Para abrir a sua fala, sugiro uma história sua, de alguém da sua comunidade (com a permissão da pessoa) ou um relato da própria Bíblia. Se me disser o tema, procuro passagens e histórias bíblicas que combinem com ele.",
 };
@@ -37,6 +41,7 @@ const ASSISTANT_CLOSINGS: Partial<Readonly<Record<AssistantTopic, string>>> = {
   only_you: "Se estiver muito difícil, o CVV atende pelo telefone 188, a qualquer hora, de graça.",
   prayer: "Se quiser, mostro passagens para você usar na sua oração.",
   role: "Se quiser, diga o livro ou o tema que você está estudando, e eu mostro as passagens com o contexto e as referências cruzadas.",
+  confession: "Se quiser, mostro passagens sobre o perdão de Deus para você ler e orar.",
 };
 
 /**

@@ -77,7 +77,7 @@ const SITUATIONS: ReadonlySet<string> = new Set(["situation", "self", "own-story
 export function kindNote(shape: AnswerShape): string {
   switch (shape.kind) {
     case "about_assistant":
-      return "Pergunta sobre você. Diga com honestidade e simplicidade que você é um programa de computador (uma inteligência artificial), não uma pessoa: não ora, não crê, não tem vida nem experiências próprias, não substitui um pastor, a igreja ou amigos. Aponte para pessoas. Use as fontes só se ajudarem.";
+      return "Pergunta sobre você. Diga com honestidade e simplicidade que você é um programa de computador (uma inteligência artificial), não uma pessoa: não ora, não crê, não tem vida nem experiências próprias, não ouve confissões nem perdoa pecados, pode errar e não fala em nome de Deus, não substitui um pastor, a igreja ou amigos. Aponte para pessoas e para a conferência na própria Bíblia. Use as fontes só se ajudarem.";
     case "quotation_check": {
       const found =
         shape.verdict === "found"

@@ -13,7 +13,7 @@ import { findQueryReferences, type ReferenceMatch } from "../bible/references.js
 import { readText, typedFrom, type MessageText } from "./message-text.js";
 
 /** What the assistant is asked about itself. */
-export type AssistantTopic = "identity" | "prayer" | "belief" | "role" | "church" | "only_you" | "own_life";
+export type AssistantTopic = "identity" | "prayer" | "belief" | "role" | "church" | "only_you" | "own_life" | "trust" | "confession";
 
 /** What a question of knowledge asks of its subject. */
 export type KnowledgeFrame = "who" | "what" | "conduct" | "where" | "happened";
@@ -32,6 +32,8 @@ const ROLES = String.raw`(?:pastor|pastora|lider|mentor|mentora|conselheiro|cons
 
 /** Each topic's patterns, on the spelled text (`message-text.ts`): the first that matches names it. */
 const ASSISTANT: readonly [AssistantTopic, RegExp][] = [
+  ["confession", new RegExp(String.raw`\s(?:confessar|confesso|confessando|me confessar)\s(?:\S+\s){0,4}?(?:pra|para|a|com)\s(?:voce|ti)\s|\s${YOU}\s(?:(?:pode|consegue|poderia|vai)\s)?(?:me\s)?(?:perdoar|perdoa|absolver|absolve)\s(?:(?:o|os|meu|meus|esse|esses|todos|todos os)\s){0,2}pecados?\s`)],
+  ["trust", new RegExp(String.raw`\s(?:posso|podemos|da para|pode se|devo)\s(?:confiar|acreditar)\s(?:\S+\s){0,2}?(?:em\s${YOU}|no que\s${YOU}\s(?:diz|fala|escreve|responde)|em tudo (?:o )?que\s${YOU}\s(?:diz|fala|escreve|responde)|nas\s(?:suas|tuas)\s(?:respostas|palavras|informacoes))\s|\s${YOU}\s(?:(?:nunca|as vezes|tambem|pode|consegue|costuma)\s)?(?:erra|errar|se engana|se enganar|mente|mentir|inventa|inventar)\s|\s${YOU}\s(?:e|eh)\s(?:confiavel|infalivel|inspirado|inspirada)\s|\s(?:as\s)?(?:suas|tuas)\s(?:respostas|palavras)\s(?:sao|vem)\s(?:confiaveis|inspiradas|infaliveis|de deus|do espirito santo)\s|\s(?:deus|o espirito santo|o espirito|jesus)\s(?:que\s)?(?:fala|falando|esta falando)\s(?:\p{L}+\s){0,2}?(?:por meio de|atraves de|por|pelo|pela)\s${YOU}\s`, "u")],
   ["own_life", new RegExp(String.raw`\s(?:historia|experiencia|testemunho|lembranca)s?\s(?:da|de)\s(?:sua|tua)\s(?:propria\s)?vida\s|\s(?:sua|tua)\s(?:propria\s)?(?:historia|experiencia|testemunho|vida)\s(?:pessoal\s)?(?:para|pra|pro|com)\s`)],
   ["prayer", new RegExp(String.raw`\s${YOU}\s(?:(?:pode|podia|poderia|vai|iria|consegue|quer|sabe)\s)?(?:orar|rezar|interceder|ora|reza|intercede)\s|\s(?:pode|podia|poderia|consegue|quer)\s(?:orar|rezar|interceder)\s(?:por|pra|para)\s(?:mim|nos)\s|\s(?:ore|ora|reze|reza)\s(?:por|pra|para)\s(?:mim|nos)\s|\s(?:faz|faca)\s(?:uma\s)?oracao\s(?:por|pra|para)\s(?:mim|nos)\s`)],
   ["belief", new RegExp(String.raw`\s${YOU}\s(?:acredita|cre|tem fe|confia|ama)\s(?:em|no|na|a)\s?(?:deus|jesus|cristo|biblia|espirito)|\s${YOU}\s(?:e|eh|seria)\s(?:cristao|crista|crente|evangelico|evangelica|catolico|catolica|salvo|salva|convertido|convertida|ateu|ateia|religioso|religiosa)\s|\s${YOU}\s(?:vai|iria)\s(?:para|pro|pra)\s(?:o\s)?(?:ceu|inferno)\s|\s(?:qual|que)\s(?:e\s)?(?:a\s)?(?:sua|tua)\s(?:religiao|igreja|fe)\s`)],
