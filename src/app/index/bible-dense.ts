@@ -20,7 +20,6 @@ import { ANALYZER_VERSION, analyzeTokens, SHORT_STEM_RULE, type AnalyzedToken } 
 import { lsaTerms, lsaTokenTerms, trainLsaFromBags, trainLsaFromBagsWith, type LsaModel } from "../../core/index/lsa.js";
 import {
   collectVerseLinks,
-  documentBag,
   LINKED_DOCUMENT_WEIGHTS,
   linkedDocumentsVersion,
   linkNeighbours,
