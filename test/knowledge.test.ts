@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { KNOWLEDGE_DIR, KNOWLEDGE_FILES, loadKnowledge } from "../src/adapters/sources/knowledge-files.js";
 import { loadUsfxFile } from "../src/adapters/sources/usfx-file.js";
 import { alignNames, type AlignEntity } from "../src/core/knowledge/alignment.js";
+import { cleanPortuguese } from "../src/core/knowledge/bridge.js";
 import { formatKeyRows } from "../src/core/knowledge/key-rows.js";
 import type { KnowledgeIndex, PersonMatch, TermMatch } from "../src/core/knowledge/knowledge-index.js";
 import { expandVerseRun, parseKnowledgeRecords, type DetailRecord, type PersonRecord, type PlaceRecord } from "../src/core/knowledge/records.js";
@@ -172,6 +173,15 @@ describe("the English headings, bridged into Portuguese", () => {
     expect(described[0]?.how).toBe("salient");
     expect(termVerses(described, 3)).toContain("DEU 18:11");
     expect(termVerses(described, 3).some((verse) => verse.startsWith("1SA 28:"))).toBe(true);
+  });
+
+  it("keeps only Portuguese words from OpenWordNet-PT: the pig is \"suíno\", never the Polish \"świnia\" that sits among its lemmas", () => {
+    expect(knowledge.term("porco")[0]).toMatchObject({ label: "suíno" });
+    for (const word of ["świnia", "furăo", "Ārya", "ångström"]) expect(cleanPortuguese(word), word).toBeUndefined();
+    for (const word of ["tatuagem", "Páscoa", "pé-de-meia", "olho d'água", "São João"]) expect(cleanPortuguese(word), word).toBe(word);
+    const terms = parseKnowledgeRecords("term", text(KNOWLEDGE_FILES.terms), "terms.jsonl");
+    expect(terms.length).toBeGreaterThan(3000);
+    expect(terms.flatMap((term) => term.pt.map(([lemma]) => lemma)).filter((lemma) => cleanPortuguese(lemma) === undefined)).toEqual([]);
   });
 
   it("ranks a verse several sources cite above one a single source cites", async () => {

@@ -96,10 +96,14 @@ function synsetsOf(phrase: string, wordnet: Wordnet): { id: string; rank: number
   return found;
 }
 
+const PORTUGUESE_LEMMA = /^[a-záàâãéêíóôõúüç][a-záàâãéêíóôõúüç '-]*$/iu;
+
 /** OpenWordNet-PT's spelling of a lemma, cleaned: qualifiers out, modern spelling, case kept. */
 export function cleanPortuguese(raw: string): string | undefined {
   const text = raw.normalize("NFC").replace(/\s*\([^)]*\)/g, "").replace(/\s+/g, " ").trim();
-  if (text.length < 2 || !/^[\p{L}][\p{L} '-]*$/u.test(text)) return undefined;
+  // Letters Portuguese writes only: OpenWordNet-PT has a few words of other languages, or
+  // mis-encoded ("świnia" among the words for pig, "furăo" for "furão").
+  if (text.length < 2 || !PORTUGUESE_LEMMA.test(text)) return undefined;
   return text.split(" ").map(modernizeSpelling).join(" ");
 }
 
