@@ -207,8 +207,10 @@ export interface BuiltAidsSnapshot {
 
 /** Builds the aids' snapshot from the resource files (./aids-build-worker.ts runs it on another thread). */
 export async function buildAidsSnapshot(): Promise<BuiltAidsSnapshot> {
-  const files = await readAidFiles();
-  const key = aidsKey(files);
+  return snapshotOf(await readAidFiles());
+}
+
+function snapshotOf(files: AidFiles, key = aidsKey(files)): BuiltAidsSnapshot {
   return { key, bytes: encode(fromFiles(files), key) };
 }
 
@@ -219,18 +221,18 @@ export async function aidsSnapshotCurrent(store: UnitStore): Promise<boolean> {
 
 /**
  * Saves the aids' snapshot when the one stored is not current (after indexing); whether it did.
- * `built`: the snapshot built already (on another thread), saved unless the stored one is it.
+ * `built`: the snapshot built already (on another thread), saved unless the stored one is it;
+ * without it, the files are read and the snapshot built only when the stored one is not theirs.
  */
 export async function refreshAidsSnapshot(store: UnitStore, built?: BuiltAidsSnapshot): Promise<boolean> {
-  const { key, bytes } = built ?? (await buildAidsSnapshotIfStale(store)) ?? {};
-  if (key === undefined || bytes === undefined || (await store.snapshotKey(AIDS_SNAPSHOT)) === key) return false;
-  await store.saveSnapshot(AIDS_SNAPSHOT, key, bytes);
+  const stored = await store.snapshotKey(AIDS_SNAPSHOT);
+  let snapshot = built;
+  if (!snapshot) {
+    const files = await readAidFiles();
+    const key = aidsKey(files);
+    if (stored !== key) snapshot = snapshotOf(files, key);
+  }
+  if (!snapshot || stored === snapshot.key) return false;
+  await store.saveSnapshot(AIDS_SNAPSHOT, snapshot.key, snapshot.bytes);
   return true;
-}
-
-async function buildAidsSnapshotIfStale(store: UnitStore): Promise<BuiltAidsSnapshot | undefined> {
-  const files = await readAidFiles();
-  const key = aidsKey(files);
-  if ((await store.snapshotKey(AIDS_SNAPSHOT)) === key) return undefined;
-  return { key, bytes: encode(fromFiles(files), key) };
 }
