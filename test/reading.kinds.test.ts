@@ -128,6 +128,11 @@ describe("questions of knowledge", () => {
     ["cristão pode beber vinho?", "conduct", "beber vinho"],
     ["onde fica Betel?", "where", "Betel"],
     ["o que aconteceu no Pentecostes?", "happened", "Pentecostes"],
+    // The book a subject is placed in is not the subject; a subject that is a book's name stays.
+    ["quem foi Barnabé no livro de Atos?", "who", "Barnabé"],
+    ["como foi a ceia segundo os evangelhos?", "happened", "ceia"],
+    ["o que é a graça em Romanos", "what", "a graça"],
+    ["o que aconteceu no Êxodo?", "happened", "Êxodo"],
   ])("%s → %s: %s", (message, frame, subject) => {
     expect(messageKind(message)).toEqual({ kind: "knowledge", frame, subject });
   });

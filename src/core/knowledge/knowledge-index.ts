@@ -356,15 +356,15 @@ export class KnowledgeIndex {
 
   private names(text: string): (PersonMatch | PlaceMatch)[] {
     // The name is what was asked: its case is what the asker typed, not a sentence's start.
-    return this.nameMatches(tokensOf(text).map((token) => ({ ...token, sentenceStart: false })));
+    return this.nameMatches(tokensOf(text).map((token) => ({ ...token, sentenceStart: false })), true);
   }
 
   /** Names in a run of tokens: the longest name at each place first. */
-  private nameMatches(tokens: Token[]): (PersonMatch | PlaceMatch)[] {
+  private nameMatches(tokens: Token[], asked = false): (PersonMatch | PlaceMatch)[] {
     const found = new Map<string, PersonMatch | PlaceMatch>();
     for (let start = 0; start < tokens.length; start++) {
       for (let length = Math.min(MAX_NAME_WORDS, tokens.length - start); length >= 1; length--) {
-        const matches = this.nameRun(tokens.slice(start, start + length));
+        const matches = this.nameRun(tokens.slice(start, start + length), asked);
         if (matches.length === 0) continue;
         for (const match of matches) if ((found.get(match.id)?.confidence ?? -1) < match.confidence) found.set(match.id, match);
         start += length - 1;
@@ -374,7 +374,8 @@ export class KnowledgeIndex {
     return [...found.values()].sort(byConfidence);
   }
 
-  private nameRun(run: Token[]): (PersonMatch | PlaceMatch)[] {
+  /** `asked`: the run is what a "quem foi"/"onde fica" asks about, so a word is meant as a name. */
+  private nameRun(run: Token[], asked: boolean): (PersonMatch | PlaceMatch)[] {
     const surface = run.map((token) => token.text).join(" ");
     const capitalised = run.every((token) => token.capitalised);
     // Every word of a name of several words is capitalised; a one-word name may be typed in lowercase.
@@ -400,11 +401,13 @@ export class KnowledgeIndex {
     const exact = this.maps.namesByFold.get(folded) ?? [];
     for (const row of exact) accept(row, "name");
     if (results.size > 0) return [...results.values()];
-    // An ordinary word, typed in lowercase or opening the sentence, is no name's other spelling nor a typo of one.
-    if (!firmlyCapitalised && ordinary) return [];
+    // An ordinary word, typed in lowercase or opening the sentence, is no name's other spelling nor a
+    // typo of one; unless it is asked about as a name ("armagedon onde fica?"), where it may be the
+    // other spelling of one, still never a typo.
+    if (!firmlyCapitalised && ordinary && !asked) return [];
     const key = nameKey(surface);
     for (const row of this.maps.namesByKey.get(key) ?? []) accept(row, row.english ? "english" : "spelling");
-    if (results.size > 0) return [...results.values()];
+    if (results.size > 0 || (!firmlyCapitalised && ordinary)) return [...results.values()];
     for (const { key: near, distance } of this.maps.nameKeys.near(key)) {
       for (const row of this.maps.namesByKey.get(near) ?? []) accept(row, "typo", distance);
       if (results.size > 0) break;

@@ -265,10 +265,27 @@ function knowledgeOf(text: MessageText): MessageKind | undefined {
   return undefined;
 }
 
-/** A subject without what only frames it ("na Bíblia", "pra Deus") and its end punctuation. */
+/** Where a subject may be placed in a book of the Bible: "em Atos", "no livro de Daniel", "segundo os evangelhos". */
+const BOOK_PLACE = /\s(?:em|no|na|nos|segundo|conforme|de acordo com)\s(?:o\s|a\s|os\s)?(?:(?:livro|evangelho|carta|epistola)\s(?:de|do|da|aos|as|a)\s)?(?<book>(?:\p{L}+\s){1,3})$/u;
+
+/** A subject without what only frames it ("na Bíblia", "pra Deus", "em Atos dos Apóstolos") and its end punctuation. */
 function trimSubject(subject: string): string {
   const spelled = readText(subject).spelled;
   const tail = SUBJECT_TAIL.exec(spelled);
   const kept = tail ? typedFrom(readText(subject), 1, tail.index + 1) : subject;
-  return kept.replace(/[\s?!.,;:…]+$/u, "").trim();
+  return withoutBookPlace(kept.replace(/[\s?!.,;:…]+$/u, "").trim());
+}
+
+/**
+ * A subject without the book it is placed in ("Dorcas em Atos dos Apóstolos" asks of Dorcas, "a
+ * ressurreição segundo os evangelhos" of the resurrection), when something is left of it: "o que
+ * aconteceu no Êxodo" keeps its subject.
+ */
+function withoutBookPlace(subject: string): string {
+  const text = readText(subject);
+  const place = BOOK_PLACE.exec(text.spelled);
+  const book = place?.groups?.book?.trim();
+  if (!place || !book || book.length < 4 || (resolveBookName(book) === undefined && book !== "evangelhos")) return subject;
+  const kept = typedFrom(text, 1, place.index + 1).trim();
+  return tokenize(kept).length > 0 ? kept : subject;
 }

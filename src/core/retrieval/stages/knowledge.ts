@@ -55,10 +55,11 @@ export function resolveKnowledge(index: KnowledgeIndex, frame: KnowledgeFrame, s
   if (words.length === 0 || words.length > MAX_SUBJECT_WORDS) return undefined;
   // "o sentido da minha vida" is the asker's own life, not a term.
   if (/(?:^|[^\p{L}])(?:meu|minha|meus|minhas|mim|eu|comigo)(?![\p{L}])/iu.test(subject)) return undefined;
-  const covers = (match: AnyMatch) => {
+  const share = (match: AnyMatch) => {
     const matched = new Set(contentWords(match.matched).filter((word) => word.length > 2));
-    return words.filter((word) => matched.has(word)).length / words.length >= MIN_SUBJECT_SHARE;
+    return words.filter((word) => matched.has(word)).length / words.length;
   };
+  const covers = (match: AnyMatch) => share(match) >= MIN_SUBJECT_SHARE;
   const sure = <M extends AnyMatch>(matches: readonly M[], ways?: ReadonlySet<string>) =>
     matches.find((match) => match.confidence >= MIN_CONFIDENCE && match.how !== "salient" && match.verses.length > 0 && (!ways || ways.has(match.how)) && covers(match));
   // For "o que é X", a name is a second guess: never one X only resembles ("El Shaddai" is not "Zabai").
@@ -70,15 +71,25 @@ export function resolveKnowledge(index: KnowledgeIndex, frame: KnowledgeFrame, s
         : frame === "happened" ? [() => sure(index.event(subject)), term, () => sure(index.place(subject), NAME_WAYS)]
           : frame === "what" ? [term, capitalised(subject) ? names : () => undefined, () => sure(index.event(subject))]
             : [term];
+  // The first match of the frame's order, unless a later one holds more of the subject, or as much
+  // of it by a proper name where the first holds a common word: "monte Sinai" is the place Sinai,
+  // not the word "monte". ("O que era Neustã" asks for a thing: the term keeps its place.)
+  let match: AnyMatch | undefined;
   for (const find of order) {
-    const match = find();
-    if (!match) continue;
-    const profile = match.kind === "person" ? "person" : match.kind === "place" ? "place" : match.kind === "event" ? "event" : PROFILE_OF[frame];
-    const finding: KnowledgeFinding = { frame, subject, profile, match, named: namedByCorpus(match, corpus) };
-    const keep = keepReason(match, subject);
-    return keep ? { ...finding, keep } : finding;
+    const found = find();
+    if (!found) continue;
+    if (!match || share(found) > share(match) || (frame !== "what" && share(found) === share(match) && isName(found) && !isName(match))) match = found;
   }
-  return undefined;
+  if (!match) return undefined;
+  const profile = match.kind === "person" ? "person" : match.kind === "place" ? "place" : match.kind === "event" ? "event" : PROFILE_OF[frame];
+  const finding: KnowledgeFinding = { frame, subject, profile, match, named: namedByCorpus(match, corpus) };
+  const keep = keepReason(match, subject);
+  return keep ? { ...finding, keep } : finding;
+}
+
+/** A person or place matched by its name (as printed, spelled otherwise, in English or mistyped). */
+function isName(match: AnyMatch): boolean {
+  return (match.kind === "person" || match.kind === "place") && NAME_WAYS.has(match.how);
 }
 
 /** Whether the corpus has every word the subject was matched by. */

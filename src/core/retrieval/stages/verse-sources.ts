@@ -64,6 +64,9 @@ export const topicSource: CandidateSource<VerseContext> = {
   candidates: (context) => {
     const { settings, profile } = context;
     if (settings.topicWeight <= 0 || !stageOn(context, "topic")) return undefined;
+    // A question about a person, place or event the data names is no theme nor feeling: "o que houve
+    // no monte Sinai?" is not stress piling up like a "monte".
+    if (isNamedEntity(context.knowledge)) return { items: [], weight: settings.topicWeight, detail: { matched: [], skipped: `knowledge: ${context.knowledge!.match.kind}` } };
     const framed = profile.topicBar === "framed";
     const selection: TopicSelection = {
       minCoverage: framed ? settings.topicFramedMinCoverage : settings.topicMinCoverage,
@@ -71,7 +74,9 @@ export const topicSource: CandidateSource<VerseContext> = {
       minShareOfBest: settings.topicMinShareOfBest,
       ...(framed && settings.topicLongMessageTerms > 0 ? { longMessage: { minTerms: settings.topicLongMessageTerms, minCoverage: settings.topicLongMinCoverage } } : {}),
     };
-    return indexedList(context.corpus, context.corpus.topics, context.query, selection, settings.topicWeight);
+    // A question of knowledge is about its subject: its frame ("o que aconteceu no…") is no theme's words.
+    const asked = context.knowledge?.subject ?? context.query;
+    return indexedList(context.corpus, context.corpus.topics, asked, selection, settings.topicWeight);
   },
 };
 
@@ -159,6 +164,11 @@ export function themeCandidates(corpus: VerseCorpus, settings: Pick<VerseContext
     .sort((a, b) => b.score - a.score || a.doc - b.doc)
     .slice(0, limit)
     .map(({ doc }) => ({ doc }));
+}
+
+/** Whether a question's knowledge finding is a person, place or event (not a term or a practice). */
+function isNamedEntity(finding: VerseContext["knowledge"]): boolean {
+  return finding !== undefined && finding.match.kind !== "term";
 }
 
 /** The verses of the entries of an index of topics or stories that the question matches, each entry's first verse first, in the primary source. */

@@ -1,0 +1,41 @@
+/**
+ * Questions of knowledge on the real index: the subject read apart from the book it is placed in,
+ * a name asked about in lowercase, a proper name preferred to a common word of the same subject,
+ * and no theme or feeling lent to a question about a named place.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SearchResponse } from "../src/core/retrieval/engine.js";
+import { openBibleEngine } from "./support/bible-index.js";
+
+const refs = (response: SearchResponse) => response.results.map((result) => result.ref.replace(/-\d+$/u, ""));
+const knowledgeOf = (response: SearchResponse) => response.explain?.find((entry) => entry.stage === "knowledge") as Record<string, unknown> | undefined;
+
+describe("questions of knowledge on the real index", () => {
+  let bible: Awaited<ReturnType<typeof openBibleEngine>>;
+  beforeAll(async () => {
+    bible = await openBibleEngine();
+  }, 240_000);
+  afterAll(async () => {
+    await bible?.close();
+  });
+
+  it("asks of the person, not of the book the asker places them in", async () => {
+    const response = await bible.engine.search("quem foi tabita em atos dos apóstolos?", { k: 5, explain: true });
+    expect(response.reading?.kind).toBe("knowledge");
+    expect(knowledgeOf(response)).toMatchObject({ subject: "tabita", found: "person: Tabita" });
+    expect(refs(response)).toContain("ACT 9:36");
+  });
+
+  it("takes a lowercase word asked about as a place for the name it spells otherwise (armagedon → Armagedom)", async () => {
+    const response = await bible.engine.search("onde é o armagedon?", { k: 5, explain: true });
+    expect(knowledgeOf(response)).toMatchObject({ found: "place: Armagedom", how: "spelling" });
+    expect(refs(response)[0]).toBe("REV 16:16");
+  });
+
+  it("prefers the place Sinai to the common word 'monte', and lends the question no theme", async () => {
+    const response = await bible.engine.search("o que houve no monte Sinai?", { k: 5, explain: true });
+    expect(knowledgeOf(response)).toMatchObject({ found: "place: Sinai" });
+    expect(response.explain?.find((entry) => entry.stage === "topic")).toMatchObject({ added: 0 });
+    expect(refs(response).every((ref) => ref.startsWith("EXO ") || ref.startsWith("LEV "))).toBe(true);
+  });
+});
