@@ -64,6 +64,8 @@ describe("a verse typed as it is, without asking where it is written, on the rea
     for (const [typed, verse] of [
       ["ninguém pode servir a dois senhores", "MAT 6:24"],
       ["bem-aventurados os mansos, porque herdarão a terra", "MAT 5:5"],
+      // One word of weight ("Deus"): held word for word by a first hit, function words too.
+      ["Se Deus é por nós, quem será contra nós?", "ROM 8:31"],
     ] as const) {
       const found = await bible.engine.search(typed, { k: 10 });
       expect(found.reading?.kind, typed).toBe("quotation_check");
@@ -74,7 +76,8 @@ describe("a verse typed as it is, without asking where it is written, on the rea
 
   it("leaves a story told in the Bible's words, a theme and a situation to their own readings", async () => {
     // "o batismo de Jesus no rio Jordão" shares most of its words with Marcos 1:4–5, and is a story.
-    for (const query of ["o batismo de Jesus no rio Jordão", "Jesus expulsou os vendilhões do templo", "estou com medo de perder meu emprego e não sei o que fazer"]) {
+    // "o que Deus quer de mim hoje?" is as short, and no verse says it word for word.
+    for (const query of ["o batismo de Jesus no rio Jordão", "Jesus expulsou os vendilhões do templo", "estou com medo de perder meu emprego e não sei o que fazer", "o que Deus quer de mim hoje?"]) {
       const found = await bible.engine.search(query, { k: 10 });
       expect(found.reading?.kind, query).toBe("question");
       expect(found.reading?.quotation, query).toBeUndefined();

@@ -24,7 +24,7 @@ import { buildPrior, type CrossLinks, type EngineVerse, type VerseContext, type 
 import { VERSE_RERANKERS } from "./stages/verse-rerankers.js";
 import { crossReferenceCandidates, tellsOwnStory, VERSE_SOURCES } from "./stages/verse-sources.js";
 import { resolveKnowledge, type KnowledgeFinding } from "./stages/knowledge.js";
-import { checkQuotation, mayHold, type QuotationCheck } from "./stages/quotation.js";
+import { checkQuotation, holdsWordForWord, mayHold, type QuotationCheck } from "./stages/quotation.js";
 import { messageKind, type AssistantTopic, type MessageKind } from "../reading/kinds.js";
 import { assistantPassagesQuery } from "../reading/assistant-passages.js";
 import type { KnowledgeIndex } from "../knowledge/knowledge-index.js";
@@ -124,6 +124,8 @@ const QUOTED_PASSAGE_VERSES = 30;
  * Jordão" shares many words with Marcos 1:4 and is a story, not a quotation.
  */
 const TYPED_VERSE_MIN_TERMS = 4;
+/** With fewer words of weight, a question of this many words is a typed verse only when a first hit holds it word for word. */
+const TYPED_VERSE_MIN_WORDS = 5;
 const TYPED_VERSE = { coverage: 0.9, phrase: 0.7, reach: { lexical: 5, dense: 0 } };
 /** A passage explained: the verses before and after it that carry its sense, and its strongest links. */
 const EXPLAIN_BEFORE = 3;
@@ -397,12 +399,16 @@ export class SearchEngine {
     const plan = this.planOf(remainder, kind, reading);
     let check: QuotationCheck | undefined;
     // A plain question long enough to be a verse typed from memory is checked too: a verse found is a quotation after all.
-    const typedVerse = kind.kind === "question" && referenceDocs.length === 0 && plan.profile === "plain" && plan.query === plan.asked && analyze(plan.query).length >= TYPED_VERSE_MIN_TERMS;
+    const weighty = analyze(plan.query).length;
+    const short = weighty < TYPED_VERSE_MIN_TERMS;
+    const typedVerse =
+      kind.kind === "question" && referenceDocs.length === 0 && plan.profile === "plain" && plan.query === plan.asked && weighty > 0 &&
+      (!short || plan.query.split(/\s+/u).length >= TYPED_VERSE_MIN_WORDS);
     const checked = kind.kind === "quotation_check" || typedVerse;
     const reach = typedVerse ? TYPED_VERSE.reach : undefined;
     const verify = (first: FirstFusion) => {
-      // A typed verse must be held nearly whole by one of the first hits: most questions stop here.
-      if (typedVerse && !mayHold(this.corpus, first, plan.query, TYPED_VERSE.coverage, reach)) return;
+      // A typed verse must be held nearly whole by one of the first hits (a short one word for word): most questions stop here.
+      if (typedVerse && !(short ? holdsWordForWord(this.corpus, first, plan.query, TYPED_VERSE.reach) : mayHold(this.corpus, first, plan.query, TYPED_VERSE.coverage, reach))) return;
       check = checkQuotation(this.corpus, first, plan.query, undefined, reach);
     };
     const found = await this.rank(plan, mode, k, trace, checked ? verify : undefined);

@@ -194,6 +194,20 @@ export function mayHold(corpus: VerseCorpus, first: FirstFusion, quote: string, 
   );
 }
 
+/**
+ * Whether one of the first lexical hits (`reach`), alone or with the verse after it, holds the
+ * saying word for word, function words too, in order: a short verse typed as it is ("Se Deus é
+ * por nós, quem será contra nós?" has one word of weight), which `mayHold` cannot weigh.
+ */
+export function holdsWordForWord(corpus: VerseCorpus, first: FirstFusion, quote: string, reach: { lexical: number }): boolean {
+  const words = foldedWords(quote);
+  if (words.length === 0) return false;
+  const wanted = ` ${words.join(" ")} `;
+  return first.lexical.slice(0, reach.lexical).some(({ doc }) =>
+    spansFrom(corpus, doc).some((span) => ` ${span.flatMap((d) => foldedWords(corpus.verses[d]!.text)).join(" ")} `.includes(wanted)),
+  );
+}
+
 /** The pairs of consecutive words of a text (function words too), folded, each once. */
 function wordPairs(text: string): string[] {
   return [...new Set(pairsOf(foldedWords(text)))];
