@@ -133,6 +133,10 @@ describe("questions of knowledge", () => {
     ["como foi a ceia segundo os evangelhos?", "happened", "ceia"],
     ["o que é a graça em Romanos", "what", "a graça"],
     ["o que aconteceu no Êxodo?", "happened", "Êxodo"],
+    // Who asks may be named ("mulher crente", "jovem cristão"); the Bible may "apoiar" or be "a favor".
+    ["mulher crente pode usar saia curta?", "conduct", "usar saia curta"],
+    ["jovem cristão pode namorar?", "conduct", "namorar"],
+    ["a Bíblia apoia a escravidão?", "conduct", "escravidão"],
   ])("%s → %s: %s", (message, frame, subject) => {
     expect(messageKind(message)).toEqual({ kind: "knowledge", frame, subject });
   });

@@ -133,7 +133,7 @@ const EXPLAIN_AFTER = 1;
 const EXPLAIN_LINKS = 3;
 
 /** Verbs that only carry a practice ("fazer tatuagem", "usar brinco"): the practice is searched without them. */
-const LIGHT_VERBS = new Set(["fazer", "faz", "usar", "ter", "ir", "praticar", "tomar", "colocar", "botar", "por", "ficar"]);
+const LIGHT_VERBS = new Set(["fazer", "faz", "usar", "ter", "ir", "praticar", "tomar", "colocar", "botar", "por", "ficar", "comer", "beber", "jogar", "assistir", "ouvir", "frequentar", "participar"]);
 
 function withoutLightVerbs(subject: string): string {
   const words = subject.split(/\s+/u);
