@@ -137,8 +137,17 @@ describe("questions of knowledge", () => {
     ["mulher crente pode usar saia curta?", "conduct", "usar saia curta"],
     ["jovem cristão pode namorar?", "conduct", "namorar"],
     ["a Bíblia apoia a escravidão?", "conduct", "escravidão"],
+    // A quality asked of a subject: the subject's entry lends its verses to the question.
+    ["A Bíblia é confiável?", "property", "Bíblia"],
+    ["o batismo é necessário para a salvação?", "property", "batismo"],
   ])("%s → %s: %s", (message, frame, subject) => {
     expect(messageKind(message)).toEqual({ kind: "knowledge", frame, subject });
+  });
+
+  it("asks a quality only with a question mark, and never of a pronoun", () => {
+    expect(kindOf("a vida é bela.")).toBe("question");
+    expect(kindOf("isso é verdade?")).toBe("question");
+    expect(kindOf("ele é fiel?")).toBe("question");
   });
 
   it("leaves feelings, themes and stories to their own profiles", () => {

@@ -39,3 +39,32 @@ describe("questions of knowledge on the real index", () => {
     expect(refs(response).every((ref) => ref.startsWith("EXO ") || ref.startsWith("LEV "))).toBe(true);
   });
 });
+
+describe("a quality asked of a subject, on the real index", () => {
+  let bible: Awaited<ReturnType<typeof openBibleEngine>>;
+  let without: Awaited<ReturnType<typeof openBibleEngine>>;
+  beforeAll(async () => {
+    bible = await openBibleEngine();
+    without = await openBibleEngine({}, { off: ["knowledge"] });
+  }, 240_000);
+  afterAll(async () => {
+    await bible?.close();
+    await without?.close();
+  });
+
+  it("lends the subject's entry to the question, answered as a question: 'A Bíblia é confiável?' reaches 2 Timóteo 3:16", async () => {
+    const question = "A Bíblia é confiável?";
+    const response = await bible.engine.search(question, { k: 6, explain: true });
+    expect(response.reading).toMatchObject({ kind: "question" });
+    expect(response.reading?.knowledge).toBeUndefined();
+    expect(knowledgeOf(response)).toMatchObject({ frame: "property", subject: "Bíblia", found: "term: Bíblia" });
+    expect(refs(response).slice(0, 3)).toContain("2TI 3:16");
+    // Without the entry, the word "confiável" brings the vine of Jeremias 2:21 instead.
+    expect(refs(await without.engine.search(question, { k: 6 }))).not.toContain("2TI 3:16");
+  });
+
+  it("keeps the question's own words first: the entry is one list among the others", async () => {
+    const question = "o dízimo é obrigatório?";
+    expect(refs(await bible.engine.search(question, { k: 6 })).slice(0, 3)).toEqual(refs(await without.engine.search(question, { k: 6 })).slice(0, 3));
+  });
+});

@@ -16,7 +16,7 @@ import { readText, typedFrom, type MessageText } from "./message-text.js";
 export type AssistantTopic = "identity" | "prayer" | "belief" | "role" | "church" | "only_you" | "own_life" | "trust" | "confession";
 
 /** What a question of knowledge asks of its subject. */
-export type KnowledgeFrame = "who" | "what" | "conduct" | "where" | "happened";
+export type KnowledgeFrame = "who" | "what" | "conduct" | "where" | "happened" | "property";
 
 export type MessageKind =
   | { kind: "about_assistant"; topic: AssistantTopic; rest?: string }
@@ -117,6 +117,10 @@ const KNOWLEDGE_FRAMES: readonly [KnowledgeFrame, RegExp][] = [
   ["what", /^\s(?:e\s)?(?:significado|definicao|conceito)\s(?:biblico\s)?(?:de|da|do|dos|das)\s(?<subject>.+)$/u],
   ["what", /^\s(?<subject>.+?)\s(?:o que (?:e|eh|significa|sao)|significado|significa o que)\s$/u],
   ["what", /^\s(?:e\s)?(?:defina|definir|explique o que (?:e|sao)|explica o que (?:e|sao))\s(?<subject>.+)$/u],
+  // "A Bíblia é confiável?", "o dízimo é obrigatório?": what the subject's entry says answers it,
+  // beside the question's own words. A quality (and at most three words more) of a subject of one
+  // word or "X de Y".
+  ["property", /^\s(?:e\s)?(?:(?:o|a|os|as)\s)?(?<subject>(?!(?:isso|isto|ele|ela|eles|elas|eu|voce|tu|nos|aquilo|tudo|algo|quem|que|qual|onde|como|porque|por que)\s)\p{L}+(?:\s(?:de|do|da|dos|das)\s\p{L}+)?)\s(?:e|eh|sao|foi|era)\s(?:mesmo\s|realmente\s|de fato\s|so\s)?(?<quality>\p{L}+)(?:\s\p{L}+){0,3}\s$/u],
 ];
 
 /** Words a knowledge subject may open with that only name what it is ("o nome Javé", "a palavra graça"). */
@@ -256,6 +260,8 @@ function knowledgeOf(text: MessageText): MessageKind | undefined {
     const match = pattern.exec(text.spelled);
     const group = match?.groups?.subject;
     if (!match || group === undefined) continue;
+    // "o dízimo é obrigatório." states; only the question asks.
+    if (frame === "property" && !/\?\s*$/u.test(text.message)) continue;
     const start = match.index + match[0].lastIndexOf(group);
     let subject = trimSubject(typedFrom(text, start, start + group.length + 1));
     const head = SUBJECT_HEAD.exec(readText(subject).spelled);

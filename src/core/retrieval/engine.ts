@@ -450,6 +450,14 @@ export class SearchEngine {
     }
     if (kind.kind === "knowledge" && this.corpus.knowledge && !settings.off.includes("knowledge")) {
       const finding = resolveKnowledge(this.corpus.knowledge, kind.frame, kind.subject, this.corpus);
+      // "A Bíblia é confiável?": the subject's entry joins the fusion; the question, with its
+      // quality, is searched and answered as asked.
+      if (finding && kind.frame === "property") {
+        const read = readQuestion(text, { themes: !settings.off.includes("theme") });
+        reading.kind = "question";
+        reading.profile = read.profile;
+        return { asked: text, query: read.theme ?? text, profile: read.profile, knowledge: finding };
+      }
       if (finding) {
         reading.subject = kind.subject;
         reading.knowledge = finding;

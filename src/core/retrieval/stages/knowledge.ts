@@ -40,6 +40,7 @@ const PROFILE_OF: Readonly<Record<KnowledgeFrame, KnowledgeFinding["profile"]>> 
   happened: "event",
   what: "definition",
   conduct: "practice",
+  property: "definition",
 };
 
 /**
@@ -129,6 +130,9 @@ function capitalised(subject: string): boolean {
   return /\p{Lu}/u.test(subject);
 }
 
+/** The share of the knowledge list's weight a question of a subject's quality gives it. */
+const PROPERTY_SHARE = 1 / 3;
+
 /** How many of an entry's key verses join the fusion. */
 const KNOWLEDGE_DEPTH = 10;
 
@@ -146,7 +150,10 @@ export const knowledgeSource: CandidateSource<VerseContext> = {
       const doc = context.corpus.docAt(source, book!, chapter!, verse!);
       if (doc !== undefined && context.corpus.verses[doc]!.text !== "" && !items.some((item) => item.doc === doc)) items.push({ doc });
     }
-    return { items, weight: context.settings.knowledgeWeight, detail: { frame: finding.frame, subject: finding.subject, found: `${finding.match.kind}: ${finding.match.label}`, how: finding.match.how, confidence: finding.match.confidence, named: finding.named } };
+    // A quality asked of the subject ("A Bíblia é confiável?") is answered by the question's own
+    // words first: the entry only lends its verses, as one list among the others.
+    const weight = finding.frame === "property" ? context.settings.knowledgeWeight * PROPERTY_SHARE : context.settings.knowledgeWeight;
+    return { items, weight, detail: { frame: finding.frame, subject: finding.subject, found: `${finding.match.kind}: ${finding.match.label}`, how: finding.match.how, confidence: finding.match.confidence, named: finding.named } };
   },
 };
 
