@@ -38,6 +38,14 @@ describe("questions of knowledge on the real index", () => {
     expect(response.explain?.find((entry) => entry.stage === "topic")).toMatchObject({ added: 0 });
     expect(refs(response).every((ref) => ref.startsWith("EXO ") || ref.startsWith("LEV "))).toBe(true);
   });
+
+  it("still lets the topical index answer a question about a person ('Quem é Jesus?' → João 1:1)", async () => {
+    const response = await bible.engine.search("Quem é Jesus?", { k: 6, explain: true });
+    expect(knowledgeOf(response)).toMatchObject({ found: "person: Jesus" });
+    const topic = response.explain?.find((entry) => entry.stage === "topic") as { added?: number } | undefined;
+    expect(topic?.added).toBeGreaterThan(0);
+    expect(refs(response).slice(0, 3)).toContain("JHN 1:1");
+  });
 });
 
 describe("a quality asked of a subject, on the real index", () => {

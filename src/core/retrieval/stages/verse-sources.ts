@@ -64,9 +64,10 @@ export const topicSource: CandidateSource<VerseContext> = {
   candidates: (context) => {
     const { settings, profile } = context;
     if (settings.topicWeight <= 0 || !stageOn(context, "topic")) return undefined;
-    // A question about a person, place or event the data names is no theme nor feeling: "o que houve
-    // no monte Sinai?" is not stress piling up like a "monte".
-    if (isNamedEntity(context.knowledge)) return { items: [], weight: settings.topicWeight, detail: { matched: [], skipped: `knowledge: ${context.knowledge!.match.kind}` } };
+    // A question about a place or event the data names is no theme nor feeling: "o que houve no
+    // monte Sinai?" is not stress piling up like a "monte". (A person may be one: the topical
+    // index answers "Quem é Jesus?" with John 1.)
+    if (isPlaceOrEvent(context.knowledge)) return { items: [], weight: settings.topicWeight, detail: { matched: [], skipped: `knowledge: ${context.knowledge!.match.kind}` } };
     const framed = profile.topicBar === "framed";
     const selection: TopicSelection = {
       minCoverage: framed ? settings.topicFramedMinCoverage : settings.topicMinCoverage,
@@ -166,9 +167,9 @@ export function themeCandidates(corpus: VerseCorpus, settings: Pick<VerseContext
     .map(({ doc }) => ({ doc }));
 }
 
-/** Whether a question's knowledge finding is a person, place or event (not a term or a practice). */
-function isNamedEntity(finding: VerseContext["knowledge"]): boolean {
-  return finding !== undefined && finding.match.kind !== "term";
+/** Whether a question's knowledge finding is a place or an event. */
+function isPlaceOrEvent(finding: VerseContext["knowledge"]): boolean {
+  return finding?.match.kind === "place" || finding?.match.kind === "event";
 }
 
 /** The verses of the entries of an index of topics or stories that the question matches, each entry's first verse first, in the primary source. */
