@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchResponse } from "../src/core/retrieval/engine.js";
 import { recallsStory } from "../src/core/reading/frames.js";
-import { openBibleEngine } from "./support/bible-index.js";
+import { openBibleEngine, useBibleEngine } from "./support/bible-index.js";
 import { ASSISTANT_PASSAGES } from "../src/core/reading/assistant-passages.js";
 
 const refs = (response: SearchResponse) => response.results.map((r) => r.ref);
@@ -52,13 +52,7 @@ describe("the stretches of text that hold a recalled story, on the real Bible in
 });
 
 describe("a verse typed as it is, without asking where it is written, on the real Bible index", () => {
-  let bible: Awaited<ReturnType<typeof openBibleEngine>>;
-  beforeAll(async () => {
-    bible = await openBibleEngine();
-  }, 240_000);
-  afterAll(async () => {
-    await bible?.close();
-  });
+  const bible = useBibleEngine();
 
   it("is read as a quotation when a verse holds nearly all of it, that verse first", async () => {
     for (const [typed, verse] of [
@@ -67,7 +61,7 @@ describe("a verse typed as it is, without asking where it is written, on the rea
       // One word of weight ("Deus"): held word for word by a first hit, function words too.
       ["Se Deus é por nós, quem será contra nós?", "ROM 8:31"],
     ] as const) {
-      const found = await bible.engine.search(typed, { k: 10 });
+      const found = await bible().engine.search(typed, { k: 10 });
       expect(found.reading?.kind, typed).toBe("quotation_check");
       expect(found.reading?.quotation).toMatchObject({ verdict: "found", verses: [verse] });
       expect(found.results[0], typed).toMatchObject({ ref: verse, via: ["quotation"] });
@@ -78,7 +72,7 @@ describe("a verse typed as it is, without asking where it is written, on the rea
     // "o batismo de Jesus no rio Jordão" shares most of its words with Marcos 1:4–5, and is a story.
     // "o que Deus quer de mim hoje?" is as short, and no verse says it word for word.
     for (const query of ["o batismo de Jesus no rio Jordão", "Jesus expulsou os vendilhões do templo", "estou com medo de perder meu emprego e não sei o que fazer", "o que Deus quer de mim hoje?"]) {
-      const found = await bible.engine.search(query, { k: 10 });
+      const found = await bible().engine.search(query, { k: 10 });
       expect(found.reading?.kind, query).toBe("question");
       expect(found.reading?.quotation, query).toBeUndefined();
     }
@@ -86,25 +80,19 @@ describe("a verse typed as it is, without asking where it is written, on the rea
 });
 
 describe("a question about the assistant, on the real Bible index", () => {
-  let opened: Awaited<ReturnType<typeof openBibleEngine>>;
-  beforeAll(async () => {
-    opened = await openBibleEngine();
-  }, 240_000);
-  afterAll(async () => {
-    await opened?.close();
-  });
+  const opened = useBibleEngine();
 
   it("is answered with its topic's passages, each found in the Bíblia Livre, in their order", async () => {
     for (const [topic, passages] of Object.entries(ASSISTANT_PASSAGES)) {
       if (passages.length === 0) continue;
-      const resolved = await opened.engine.search(passages.join("; "), { k: 20 });
+      const resolved = await opened().engine.search(passages.join("; "), { k: 20 });
       expect(resolved.references.length, topic).toBe(passages.length);
       expect(resolved.references.filter((lookup) => !lookup.ok), topic).toEqual([]);
     }
-    const trust = await opened.engine.search("dá pra confiar em tudo que você responde?", { k: 6 });
+    const trust = await opened().engine.search("dá pra confiar em tudo que você responde?", { k: 6 });
     expect(trust.reading?.kind).toBe("about_assistant");
     expect(refs(trust).slice(0, 3)).toEqual(["ACT 17:11", "1TH 5:21", "1JN 4:1"]);
-    const confession = await opened.engine.search("posso me confessar contigo? você perdoa pecados?", { k: 6 });
+    const confession = await opened().engine.search("posso me confessar contigo? você perdoa pecados?", { k: 6 });
     expect(confession.reading?.kind).toBe("about_assistant");
     expect(refs(confession)[0]).toBe("1JN 1:9");
   });

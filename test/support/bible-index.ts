@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { SqliteUnitStore } from "../../src/adapters/index/sqlite-unit-store.js";
 import type { UnitStore } from "../../src/adapters/index/store.js";
 import { indexCorpus, type IndexSummary } from "../../src/app/index/indexer.js";
@@ -82,4 +82,22 @@ export function expectEntriesInCorpus(
       expect(found?.text, `${entry.id}: ${verse.book} ${verse.chapter}:${verse.verse}`).toBeTruthy();
     }
   }
+}
+
+/**
+ * The real Bible engine for one `describe` block: opened before its tests, closed after them.
+ * Call it inside the block; read the engine through the getter, in the tests.
+ */
+export function useBibleEngine(env: Record<string, string> = {}, searchSettings: Partial<SearchSettings> = {}): () => Awaited<ReturnType<typeof openBibleEngine>> {
+  let opened: Awaited<ReturnType<typeof openBibleEngine>> | undefined;
+  beforeAll(async () => {
+    opened = await openBibleEngine(env, searchSettings);
+  }, 240_000);
+  afterAll(async () => {
+    await opened?.close();
+  });
+  return () => {
+    if (!opened) throw new Error("the Bible engine is not open yet");
+    return opened;
+  };
 }
