@@ -58,16 +58,19 @@ const side = (before: number, after: number, digits = 0) => ({ before: round(bef
 /** The code of `commit`, with its dist/ built, in a temporary folder (kept between runs). */
 function beforeCheckout(commit: string): string {
   const dir = path.join(tmpdir(), `pastor-bench-before-${commit}`);
-  if (existsSync(path.join(dir, "dist/cli/main.js"))) return dir;
+  const bundler = path.join(dir, "scripts/bundle-cli.mjs");
+  if (existsSync(path.join(dir, "dist/cli/main.js")) && (!existsSync(bundler) || existsSync(path.join(dir, "dist/bundle/main.js")))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const archive = execFileSync("git", ["archive", commit, "src", "bin", "package.json", "tsconfig.json", "tsconfig.build.json", "resources", "eval", "corpus"], { cwd: ROOT, maxBuffer: 1 << 30 });
+  // scripts/: a commit whose bin/ starts the bundle (scripts/bundle-cli.mjs) needs it built too.
+  const archive = execFileSync("git", ["archive", commit, "src", "bin", "scripts", "package.json", "tsconfig.json", "tsconfig.build.json", "resources", "eval", "corpus"], { cwd: ROOT, maxBuffer: 1 << 30 });
   execFileSync("tar", ["-x", "-C", dir], { input: archive });
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   // The optional Chroma client is found under the project root's chroma/ (npm run setup:chroma).
   mkdirSync(path.join(dir, "chroma"));
   if (existsSync(path.join(ROOT, "chroma/node_modules"))) symlinkSync(path.join(ROOT, "chroma/node_modules"), path.join(dir, "chroma/node_modules"));
   execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(dir, "tsconfig.build.json")], { cwd: dir });
+  if (existsSync(bundler)) execFileSync(process.execPath, [bundler], { cwd: dir });
   return dir;
 }
 
