@@ -453,10 +453,8 @@ export class SearchEngine {
       // "A Bíblia é confiável?": the subject's entry joins the fusion; the question, with its
       // quality, is searched and answered as asked.
       if (finding && kind.frame === "property") {
-        const read = readQuestion(text, { themes: !settings.off.includes("theme") });
         reading.kind = "question";
-        reading.profile = read.profile;
-        return { asked: text, query: read.theme ?? text, profile: read.profile, knowledge: finding };
+        return { ...this.questionPlan(text, reading), knowledge: finding };
       }
       if (finding) {
         reading.subject = kind.subject;
@@ -465,7 +463,12 @@ export class SearchEngine {
         return { asked: kind.subject, query, profile: finding.profile, knowledge: finding };
       }
     }
-    const read = readQuestion(text, { themes: !settings.off.includes("theme") });
+    return this.questionPlan(text, reading);
+  }
+
+  /** A plain question's plan: its profile read from its text, a theme searched as a theme. */
+  private questionPlan(text: string, reading: SearchReading): RankPlan {
+    const read = readQuestion(text, { themes: !this.settings.off.includes("theme") });
     reading.profile = read.profile;
     return { asked: text, query: read.theme ?? text, profile: read.profile };
   }

@@ -80,6 +80,8 @@ export function resolveKnowledge(index: KnowledgeIndex, frame: KnowledgeFrame, s
     const found = find();
     if (!found) continue;
     if (!match || share(found) > share(match) || (frame !== "what" && share(found) === share(match) && isName(found) && !isName(match))) match = found;
+    // Nothing later can take the place of a match that holds the whole subject and cannot lose a tie.
+    if (share(match) === 1 && (frame === "what" || isName(match))) break;
   }
   if (!match) return undefined;
   const profile = match.kind === "person" ? "person" : match.kind === "place" ? "place" : match.kind === "event" ? "event" : PROFILE_OF[frame];
@@ -108,7 +110,7 @@ function namedByCorpus(match: AnyMatch, corpus: Pick<VerseCorpus, "lexical">): b
  * Freire"), or a term matched by a spelling the dictionary lacks ("Nefilins", "Yahweh").
  */
 function keepReason(match: AnyMatch, subject: string): string | undefined {
-  if ((match.kind === "person" || match.kind === "place") && NAME_WAYS.has(match.how)) {
+  if (isName(match)) {
     const matched = new Set(match.matched.split(/\s+/u).map((word) => word.toLowerCase()));
     const capitals = subject.match(/\p{Lu}\p{L}*/gu) ?? [];
     if (capitals.every((word) => matched.has(word.toLowerCase()))) return `um nome da Bíblia: ${match.label}`;
